@@ -42,7 +42,13 @@ def bot(reply: Reply) -> Message:
 
 
 def activity(call_id: str, name: str, content: str) -> Message:
-    return {"role": "tool", "type": "activity", "tool_call_id": call_id, "name": name, "content": content}
+    return {
+        "role": "tool",
+        "type": "activity",
+        "tool_call_id": call_id,
+        "name": name,
+        "content": content,
+    }
 
 
 def attachment(items: list[tuple[str, str]]) -> Message:

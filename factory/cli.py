@@ -1,0 +1,117 @@
+"""The command line: parse, call one function, render the result with rich.
+
+No logic lives here that a test would have to go through the CLI to reach.
+Every problem the user can cause ends as one line naming the file and the
+problem, and a non-zero exit; never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+app = typer.Typer(
+    help="An unattended software factory: one standing order, one new product a shift.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console()
+errors = Console(stderr=True)
+
+WorkspaceOption = typer.Option(Path("."), "--workspace", "-w", help="The factory checkout.")
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    """Print one line on stderr and return the exit to raise."""
+    errors.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    return typer.Exit(code)
+
+
+def not_built(what: str) -> typer.Exit:
+    return fail(f"{what} is not built yet", 2)
+
+
+# --- harness: run, sessions ----------------------------------------------------------
+
+sessions_app = typer.Typer(help="The recorded sessions of this workspace.", no_args_is_help=True)
+app.add_typer(sessions_app, name="sessions")
+
+
+@app.command()
+def run() -> None:
+    """Run a standing order once with a model, through real tools, recording every step."""
+    raise not_built("factory run")
+
+
+# --- gates: check, probe ---------------------------------------------------------------
+
+
+@app.command()
+def check() -> None:
+    """The static gate: catalogue rules and product files, for every line."""
+    raise not_built("factory check")
+
+
+@app.command()
+def probe() -> None:
+    """The dynamic gate: drive products in headless Chromium and take screenshots."""
+    raise not_built("factory probe")
+
+
+# --- the row: export, ship, rows -------------------------------------------------------
+
+
+@app.command()
+def export() -> None:
+    """Export a session chain as a dataset row (JSONL + images)."""
+    raise not_built("factory export")
+
+
+@app.command()
+def ship() -> None:
+    """Publish exported rows to the Hub, or to the local trajectories folder."""
+    raise not_built("factory ship")
+
+
+@app.command()
+def rows() -> None:
+    """The dataset cards' filters over a rows folder."""
+    raise not_built("factory rows")
+
+
+# --- the shift: shift, config, cron ----------------------------------------------------
+
+
+@app.command()
+def shift() -> None:
+    """One unattended shift: run the order, gate, land one commit, ship the row."""
+    raise not_built("factory shift")
+
+
+@app.command()
+def config() -> None:
+    """Print the resolved configuration, secrets masked."""
+    raise not_built("factory config")
+
+
+# --- the shelf site --------------------------------------------------------------------
+
+
+site_app = typer.Typer(help="The shelf as a static site.", no_args_is_help=True)
+app.add_typer(site_app, name="site")
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        errors.print("interrupted")
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()
