@@ -100,8 +100,9 @@ def load_settings(
             loaded = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         except yaml.YAMLError as error:
             mark = getattr(error, "problem_mark", None)
-            where = f" line {mark.line + 1}" if mark else ""
-            raise ConfigError(f"{path}:{where} is not valid YAML") from None
+            where = f" line {mark.line + 1}:" if mark else ""
+            problem = getattr(error, "problem", None) or "unreadable"
+            raise ConfigError(f"{path}:{where} not valid YAML ({problem})") from None
         if not isinstance(loaded, dict):
             raise ConfigError(f"{path}: must be a mapping of settings")
         merged.update(loaded)

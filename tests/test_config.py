@@ -1,0 +1,60 @@
+"""Settings layers: defaults < factory.yaml < FACTORY_* env < flags; secrets never shown."""
+
+from pathlib import Path
+
+import pytest
+
+from factory.config import ConfigError, load_settings, masked, secret_values
+
+
+def test_layers_override_in_order(tmp_path: Path) -> None:
+    (tmp_path / "factory.yaml").write_text("model: from-file\nmax_minutes: 10\nvision: false\n")
+    env = {"FACTORY_MAX_MINUTES": "12", "FACTORY_MODEL": "from-env"}
+    settings = load_settings(tmp_path, {"model": "from-flag", "vision": None}, env)
+    assert settings.model == "from-flag"
+    assert settings.max_minutes == 12.0
+    assert settings.vision is False  # a flag left unset does not override the file
+
+
+def test_defaults_without_any_layer(tmp_path: Path) -> None:
+    settings = load_settings(tmp_path, {}, {})
+    assert settings.provider == "auto" and settings.max_minutes == 25.0
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("model: [unclosed\n", "not valid YAML"),
+        ("- a list\n", "factory.yaml: must be a mapping"),
+        ("no_such_setting: 1\n", "factory.yaml: no_such_setting: Extra inputs are not permitted"),
+        ("max_minutes: soon\n", "factory.yaml: max_minutes:"),
+    ],
+)
+def test_bad_file_is_one_line_naming_it(tmp_path: Path, text: str, expected: str) -> None:
+    (tmp_path / "factory.yaml").write_text(text)
+    with pytest.raises(ConfigError) as caught:
+        load_settings(tmp_path, {}, {})
+    assert expected in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_bad_env_value_names_the_environment(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="FACTORY_\\* environment: max_iterations"):
+        load_settings(tmp_path, {}, {"FACTORY_MAX_ITERATIONS": "many"})
+
+
+def test_secret_values_and_masking(tmp_path: Path) -> None:
+    env = {
+        "OPENROUTER_API_KEY": "sk-or-abcdefgh12345",
+        "HF_TOKEN": "hf_abcdefghijkl",
+        "MY_SECRET": "longenough",
+        "SHORT_TOKEN": "tiny",
+        "PATH": "/usr/bin",
+    }
+    settings = load_settings(tmp_path, {}, env)
+    assert secret_values(settings, env) == sorted(
+        ["sk-or-abcdefgh12345", "hf_abcdefghijkl", "longenough"]
+    )
+    shown = str(masked(settings, env))
+    assert "sk-or" not in shown and "hf_abc" not in shown
+    assert "OPENROUTER_API_KEY (set)" in shown
