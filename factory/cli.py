@@ -104,6 +104,57 @@ def config() -> None:
 site_app = typer.Typer(help="The shelf as a static site.", no_args_is_help=True)
 app.add_typer(site_app, name="site")
 
+OutOption = typer.Option(
+    None, "--out", "-o", help="Where the site goes (default: <workspace>/_site)."
+)
+
+
+def _site_built(workspace: Path, out: Path | None) -> Path:
+    from factory.site import SiteRefused, build_site
+
+    try:
+        built = build_site(workspace, out)
+    except SiteRefused as refused:
+        for problem in refused.problems:
+            errors.print(problem, highlight=False, soft_wrap=True, markup=False)
+        raise fail(f"site not built: {workspace} does not pass factory check", 1) from None
+    except OSError as error:
+        raise fail(f"{error.filename or workspace}: {error.strerror or error}", 2) from None
+    counts = ", ".join(f"{n} {line}" for line, n in built.counts.items())
+    console.print(f"built {built.out} ({counts})", highlight=False)
+    return built.out
+
+
+@site_app.command("build")
+def site_build(workspace: Path = WorkspaceOption, out: Path | None = OutOption) -> None:
+    """Gate the catalogue with factory check, then write the shelf page and every product."""
+    _site_built(workspace, out)
+
+
+@site_app.command("serve")
+def site_serve(
+    port: int = typer.Option(8000, "--port", "-p", help="Port on 127.0.0.1 (0: any free port)."),
+    workspace: Path = WorkspaceOption,
+    out: Path | None = OutOption,
+) -> None:
+    """Serve the built site on 127.0.0.1, building it first when there is none."""
+    from factory.site import DEFAULT_OUT, address, is_built, server
+
+    folder = out if out is not None else workspace / DEFAULT_OUT
+    if not is_built(folder):
+        folder = _site_built(workspace, out)
+    try:
+        httpd = server(folder, port)
+    except OSError as error:
+        raise fail(f"cannot listen on 127.0.0.1:{port}: {error.strerror or error}", 2) from None
+    console.print(f"serving {folder} at {address(httpd)} (Ctrl-C stops)", highlight=False)
+    try:
+        httpd.serve_forever()
+    except KeyboardInterrupt:
+        console.print("stopped")
+    finally:
+        httpd.server_close()
+
 
 def main() -> None:
     try:
