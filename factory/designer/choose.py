@@ -1,0 +1,424 @@
+"""Choosing the next machine: the design least like the shelf, from catalogue + seed.
+
+Pure and deterministic: the same catalogue and seed give the same design.
+It only decides; drawing is `render`'s job and it must never touch disk.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from factory.designer import parts
+from factory.lines import fold
+from factory.lines.machines import CHASSIS_ACCENT_MIN, DOMAINS, ERAS, PALETTE_SPREAD_MIN
+
+
+@dataclass(frozen=True)
+class Control:
+    name: str
+    """The catalogue name, also the element's data-control."""
+    kind: str
+    role: str
+    """master, mode, setpoint, aux or ack: what it does to the simulation."""
+    positions: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Fault:
+    name: str
+    family: str
+    """heat, leak or drift: which quantity the fault attacks."""
+    alarm: str
+
+
+@dataclass
+class Design:
+    slug: str
+    name: str
+    kind: str
+    domain: str
+    era: str
+    family: parts.Family
+    material: parts.Material
+    accent: str
+    legend: parts.Legend
+    lamp: parts.Lamp
+    layout: parts.Layout
+    maintenance: str
+    maker: str
+    code: str
+    controls: list[Control]
+    faults: list[Fault]
+    palette: list[str]
+    """chassis, accent, ink (legends), plate, face (dials)."""
+    design: str
+    interaction: str
+    tagline: str
+    created: str
+    params: dict[str, float]
+    target: int
+    """The setpoint the procedure asks for."""
+    trip_alarm: str
+    tuning: dict[str, float] = field(default_factory=lambda: {"scale": 1.0, "gap": 1.0, "ink": 0.0})
+    """What the measured revision changes: size of instruments, spacing, legend ink."""
+
+    @property
+    def era_style(self) -> parts.Era:
+        return parts.ERAS[self.era]
+
+
+def rng_for(seed: str, catalogue: list[dict[str, Any]]) -> random.Random:
+    slugs = ",".join(str(entry.get("slug", "")) for entry in catalogue)
+    digest = hashlib.sha256(f"{seed}|{slugs}".encode()).hexdigest()
+    return random.Random(int(digest[:16], 16))
+
+
+def hex_rgb(colour: str) -> tuple[int, int, int]:
+    colour = colour.lstrip("#")
+    return int(colour[0:2], 16), int(colour[2:4], 16), int(colour[4:6], 16)
+
+
+def rgb_hex(rgb: tuple[float, float, float]) -> str:
+    return "#" + "".join(f"{max(0, min(255, round(c))):02x}" for c in rgb)
+
+
+def distance(a: str, b: str) -> float:
+    return math.dist(hex_rgb(a), hex_rgb(b))
+
+
+def luminance(colour: str) -> float:
+    def channel(c: int) -> float:
+        c = c / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = hex_rgb(colour)
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def contrast(a: str, b: str) -> float:
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def slugify(text: str) -> str:
+    return "-".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def _valid_colour(value: Any) -> bool:
+    return isinstance(value, str) and re.fullmatch(r"#[0-9a-fA-F]{6}", value) is not None
+
+
+def _family_of(kind: str) -> str | None:
+    for kinds in parts.KINDS.values():
+        for base, family in kinds:
+            if fold(kind).endswith(base):
+                return family
+    return None
+
+
+def _pick(rng: random.Random, options: list[Any], penalty) -> Any:
+    """The option with the least penalty; ties broken by the seed."""
+    scored = [(penalty(option) + rng.random() * 0.5, index) for index, option in enumerate(options)]
+    return options[min(scored)[1]]
+
+
+def _recent_text(catalogue: list[dict[str, Any]], n: int) -> str:
+    return " ".join(
+        fold(f"{entry.get('design', '')} {entry.get('interaction', '')}")
+        for entry in catalogue[-n:]
+    )
+
+
+def _domain_era(rng: random.Random, catalogue: list[dict[str, Any]]) -> tuple[str, str]:
+    taken = {(fold(e.get("domain", "")), fold(e.get("era", ""))) for e in catalogue}
+    recent_domains = [fold(e.get("domain", "")) for e in catalogue[-8:]]
+    recent_eras = [fold(e.get("era", "")) for e in catalogue[-4:]]
+    last_family = _family_of(str(catalogue[-1].get("kind", ""))) if catalogue else None
+    pairs = [(d, e) for d in DOMAINS for e in ERAS if (d, e) not in taken]
+    if not pairs:
+        raise ValueError("every (domain, era) pair is taken: the shelf is full")
+
+    def penalty(pair: tuple[str, str]) -> float:
+        domain, era = pair
+        score = 2.0 * recent_domains.count(domain) + 1.5 * recent_eras.count(era)
+        if last_family and {f for _, f in parts.KINDS[domain]} == {last_family}:
+            score += 1.0
+        return score
+
+    return _pick(rng, pairs, penalty)
+
+
+def _kind(rng: random.Random, domain: str, catalogue: list[dict[str, Any]]) -> tuple[str, str]:
+    taken = {fold(e.get("kind", "")) for e in catalogue}
+    last_family = _family_of(str(catalogue[-1].get("kind", ""))) if catalogue else None
+    options = list(parts.KINDS[domain])
+    rng.shuffle(options)
+    options.sort(key=lambda option: option[1] == last_family)
+    for base, family in options:
+        if fold(base) not in taken:
+            return base, family
+    for qualifier in parts.QUALIFIERS:
+        for base, family in options:
+            kind = f"{qualifier} {base}"
+            if fold(kind) not in taken:
+                return kind, family
+    base, family = options[0]
+    return f"{base} {len(catalogue) + 1}", family
+
+
+CODES = {
+    "1920s": lambda r: f"No. {r.randint(2, 19)}",
+    "1940s": lambda r: f"Mk {r.choice(['II', 'III', 'IV', 'V', 'VI', 'VII'])}",
+    "1950s": lambda r: f"Type {r.randint(21, 98)}",
+    "1960s": lambda r: f"Series {r.randint(3, 9)}",
+    "1970s": lambda r: f"{r.choice('DKRSTVX')}{r.choice('XKMR')}-{r.randint(2, 9)}0",
+    "1980s": lambda r: f"{r.choice(['MC', 'DX', 'TS', 'VR'])}-{r.randint(12, 96)}00",
+    "1990s": lambda r: (
+        f"{r.choice(['NV', 'AX', 'HC', 'ProLine'])} {r.randint(2, 9)}{r.randint(0, 9)}0"
+    ),
+    "2000s": lambda r: f"{r.choice(['Q', 'V', 'S', 'K'])}-Line {r.randint(2, 12)}",
+    "2020s": lambda r: f"{r.choice('FMNOR')}{r.randint(1, 9)}",
+    "speculative": lambda r: f"Opus {r.choice(['III', 'V', 'IX', 'XI', 'XIV'])}",
+}
+
+
+def _name(rng: random.Random, era: parts.Era, kind: str, catalogue: list[dict[str, Any]]):
+    taken_names = {fold(e.get("name", "")) for e in catalogue}
+    taken_slugs = {str(e.get("slug", "")) for e in catalogue}
+    title = " ".join(word if word.isupper() else word.capitalize() for word in kind.split())
+    for _ in range(50):
+        maker = rng.choice(era.makers)
+        code = CODES[era.key](rng)
+        name = f"{maker} {code} {title}"
+        if fold(name) not in taken_names and slugify(name) not in taken_slugs:
+            return maker, code, name
+    name = f"{era.makers[0]} {len(catalogue) + 1} {title}"
+    return era.makers[0], str(len(catalogue) + 1), name
+
+
+def _palette(
+    rng: random.Random, material: parts.Material, catalogue: list[dict[str, Any]]
+) -> tuple[str, str, str]:
+    earlier = [
+        (e["palette"][0], e["palette"][1])
+        for e in catalogue
+        if isinstance(e.get("palette"), list)
+        and len(e["palette"]) >= 2
+        and _valid_colour(e["palette"][0])
+        and _valid_colour(e["palette"][1])
+    ]
+    recent_accents = [accent for _, accent in earlier[-4:]]
+    accents = list(parts.ACCENTS)
+    rng.shuffle(accents)
+    accents.sort(key=lambda a: sum(distance(a[1], r) < 70 for r in recent_accents))
+
+    def fits(chassis: str, accent: str) -> float | None:
+        if distance(chassis, accent) < CHASSIS_ACCENT_MIN:
+            return None
+        spread = min(
+            (distance(chassis, c) + distance(accent, a) for c, a in earlier), default=999.0
+        )
+        return spread if spread >= PALETTE_SPREAD_MIN + 2 else None
+
+    base = hex_rgb(material.chassis)
+    for reach in (14, 28, 48, 80, 130):
+        for accent_name, accent_hex in accents:
+            accent_rgb = hex_rgb(accent_hex)
+            for _ in range(12):
+                chassis = rgb_hex(tuple(c + rng.uniform(-reach, reach) for c in base))
+                accent = rgb_hex(tuple(c + rng.uniform(-reach, reach) for c in accent_rgb))
+                if fits(chassis, accent) is not None:
+                    return chassis, accent, accent_name
+    for _ in range(5000):
+        chassis = rgb_hex(tuple(rng.uniform(0, 255) for _ in range(3)))
+        accent = rgb_hex(tuple(rng.uniform(0, 255) for _ in range(3)))
+        if fits(chassis, accent) is not None:
+            return chassis, accent, "signal"
+    raise ValueError("no palette keeps its distance from every catalogue entry")
+
+
+def _faults(rng: random.Random, family: parts.Family, upper: bool) -> list[Fault]:
+    table = [
+        Fault(family.heat, "heat", family.v_alarm),
+        Fault(family.leak, "leak", family.w_alarm),
+        Fault(family.drift, "drift", family.s_alarm),
+    ]
+    if rng.random() < 0.35:
+        table.pop(rng.randrange(3))
+    return [Fault(f.name, f.family, f.alarm if upper else f.alarm.title()) for f in table]
+
+
+def _positions(kind: str, role: str, era: parts.Era) -> tuple[str, ...]:
+    def case(word: str) -> str:
+        return word.upper() if era.upper else word.capitalize()
+
+    if role == "mode":
+        return era.modes
+    if role == "setpoint":
+        step = 10 if kind == "thumbwheel" else 5
+        return tuple(str(v) for v in range(0, 101, step))
+    if role == "ack":
+        return (case("ready"), case("pressed"))
+    if kind == "isolator handle":
+        return (case("open"), case("closed"))
+    if kind == "push-pull knob":
+        return (case("in"), case("out"))
+    return (case("off"), case("on"))
+
+
+def mode_gain(label: str, run: str) -> float:
+    word = fold(label)
+    if word == fold(run) or word in ("manual", "man"):
+        return 1.0
+    return {"boost": 1.15, "test": 0.5}.get(word, 0.0)
+
+
+def design_for(catalogue: list[dict[str, Any]], seed: str, created: str | None = None) -> Design:
+    """The machine least like the shelf. Raises ValueError when nothing new is left."""
+    rng = rng_for(seed, catalogue)
+    domain, era_key = _domain_era(rng, catalogue)
+    era = parts.ERAS[era_key]
+    kind, family_key = _kind(rng, domain, catalogue)
+    family = parts.FAMILIES[family_key]
+    recent = _recent_text(catalogue, 6)
+    near = _recent_text(catalogue, 3)
+
+    def avoid(phrase: str, weight: float = 3.0) -> float:
+        return weight * (fold(phrase) in recent) + weight * (fold(phrase) in near)
+
+    def in_era(options):
+        fitting = [o for o in options if era_key in o.eras]
+        return fitting or list(options)
+
+    material = _pick(rng, in_era(parts.MATERIALS), lambda m: avoid(m.phrase))
+    legend = _pick(rng, in_era(parts.LEGENDS), lambda leg: avoid(leg.phrase))
+    lamp = _pick(rng, in_era(parts.LAMPS), lambda lamp: avoid(lamp.phrase))
+    layout = _pick(rng, list(parts.LAYOUTS), lambda lay: avoid(lay.phrase, 4.0))
+    maintenance = _pick(rng, list(parts.MAINTENANCE), lambda m: avoid(m, 1.0))
+    kinds = {
+        "master": _pick(rng, list(parts.MASTER_KINDS), lambda k: avoid(k, 1.0)),
+        "mode": _pick(rng, list(parts.MODE_KINDS), lambda k: avoid(k, 1.0)),
+        "setpoint": _pick(rng, list(parts.SETPOINT_KINDS), lambda k: avoid(k, 1.0)),
+        "aux": _pick(rng, list(parts.AUX_KINDS), lambda k: avoid(k, 1.0)),
+        "ack": parts.ACK_KINDS[0],
+    }
+    names = {
+        "master": family.master,
+        "mode": family.mode,
+        "setpoint": family.setpoint,
+        "aux": family.aux,
+        "ack": family.ack,
+    }
+    controls = [
+        Control(names[role], kinds[role], role, _positions(kinds[role], role, era))
+        for role in ("master", "aux", "mode", "setpoint", "ack")
+    ]
+    faults = _faults(rng, family, era.upper)
+    maker, code, name = _name(rng, era, kind, catalogue)
+    chassis, accent, accent_name = _palette(rng, material, catalogue)
+    dark = luminance(chassis) < 0.22
+    ink = "#f1ecdf" if dark else "#1d1b18"
+    plate = {
+        "engraved": "#17181a" if not dark else "#e9e4d6",
+        "tag": "#b08a3e",
+        "enamel": "#efe9da",
+        "tape": "#141414" if era_key == "1980s" else "#b3211c",
+        "etched": "#c9cccf" if dark else "#24282c",
+        "backlit": "#101214",
+        "printed": chassis,
+        "laser": chassis,
+    }[legend.style]
+    face = {
+        "1920s": "#efe4c8", "1940s": "#ece5d2", "1950s": "#f2ede0", "1960s": "#f4f3ee",
+        "1970s": "#151515", "1980s": "#1b1d1f", "1990s": "#e9ebe6", "2000s": "#e3e7ea",
+        "2020s": "#0f1113", "speculative": "#141a1f",
+    }[era_key]  # fmt: skip
+    # An instrument face must read against the chassis it sits in.
+    if distance(face, chassis) < 40:
+        face = "#101010" if luminance(face) > 0.4 else "#f0ece0"
+    target = (
+        rng.choice((60, 70, 80))
+        if kinds["setpoint"] == "thumbwheel"
+        else rng.choice((60, 65, 70, 75, 80))
+    )
+    ratio = rng.uniform(0.45, 0.55)
+    k1 = rng.uniform(0.05, 0.09)
+    params = {
+        "tau": round(rng.uniform(5.0, 10.0), 2),
+        "k1": round(k1, 4),
+        "k2": round(k1 / ratio, 4),
+        "v0": 0.08,
+        "v_high": 0.85,
+        "v_nom_lo": 0.22,
+        "v_nom_hi": 0.72,
+        "w_low": 0.25,
+        "w_nom": 0.5,
+        "s_high": 0.2,
+        "passive": 0.3,
+        "heat_rate": round(rng.uniform(0.032, 0.045), 4),
+        "refill": round(rng.uniform(0.05, 0.065), 4),
+        "draw": round(rng.uniform(0.014, 0.02), 4),
+        "leak_rate": round(rng.uniform(0.065, 0.08), 4),
+        "drift_rate": round(rng.uniform(0.013, 0.02), 4),
+        "grace": round(rng.uniform(20.0, 35.0), 1),
+    }
+    design_text = (
+        f"{material.phrase.capitalize()} chassis with {legend.phrase}, {lamp.phrase} "
+        f"and a {layout.phrase}, built for {domain} service in the {era_key}"
+    )
+    interaction = (
+        f"Worked through a {kinds['master']}, a {kinds['aux']}, a {kinds['mode']} "
+        f"and a {kinds['setpoint']} to bring the {kind} up, with faults rehearsed "
+        f"from a {maintenance}"
+    )
+    trip = "TRIPPED" if era.upper else "Tripped"
+    return Design(
+        slug=slugify(name),
+        name=name,
+        kind=kind,
+        domain=domain,
+        era=era_key,
+        family=family,
+        material=material,
+        accent=accent_name,
+        legend=legend,
+        lamp=lamp,
+        layout=layout,
+        maintenance=maintenance,
+        maker=maker,
+        code=code,
+        controls=controls,
+        faults=faults,
+        palette=[chassis, accent, ink, plate, face],
+        design=design_text,
+        interaction=interaction,
+        tagline=parts.TAGLINES[family_key],
+        created=created or date.today().isoformat(),
+        params=params,
+        target=target,
+        trip_alarm=trip,
+    )
+
+
+def entry(design: Design) -> dict[str, Any]:
+    """The catalogue entry for a design, fields in the catalogue's order."""
+    return {
+        "slug": design.slug,
+        "name": design.name,
+        "kind": design.kind,
+        "domain": design.domain,
+        "era": design.era,
+        "design": design.design,
+        "interaction": design.interaction,
+        "palette": list(design.palette),
+        "controls": [control.name for control in design.controls],
+        "faults": [fault.name for fault in design.faults],
+        "tagline": design.tagline,
+        "created": design.created,
+    }

@@ -1,0 +1,273 @@
+"""The grammar of parts the designer composes machines from: data only.
+
+Chassis materials, legend styles, lamp types, control kinds, layouts,
+instrument kinds, simulation families with their fault families, kinds per
+domain and the period type stacks per era. `choose` picks from these tables and
+`render` draws them; this module must never decide or draw anything itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Material:
+    key: str
+    phrase: str
+    """How the design sentence names it (unique among materials: `choose` reads it back)."""
+    chassis: str
+    """Base chassis colour; `choose` moves it a little for the palette rules."""
+    texture: str
+    """Which CSS texture recipe `render` uses: hammer, brushed, grain, crackle, flat, weave, speck."""
+    eras: tuple[str, ...]
+
+
+MATERIALS = (
+    Material("hammertone", "hammertone grey enamel", "#5f6768", "hammer", ("1940s", "1950s", "1960s", "1970s")),
+    Material("crackle", "black crackle lacquer", "#27272b", "crackle", ("1920s", "1940s", "1950s")),
+    Material("brushed", "brushed aluminium", "#b7babb", "brushed", ("1960s", "1970s", "1990s", "2000s")),
+    Material("walnut", "oiled walnut veneer", "#6a4028", "grain", ("1920s", "1940s", "1950s")),
+    Material("bakelite", "mottled bakelite", "#4b2d20", "speck", ("1920s", "1940s")),
+    Material("green", "machine-green stove enamel", "#5d7a66", "hammer", ("1940s", "1950s", "1960s", "1970s")),
+    Material("navy", "navy-grey sheet steel", "#46525e", "flat", ("1940s", "1950s", "1960s", "1980s")),
+    Material("beige", "textured beige polycarbonate", "#cec5ae", "speck", ("1980s", "1990s")),
+    Material("putty", "putty-grey ABS moulding", "#d5d0c2", "flat", ("1980s", "1990s", "2000s")),
+    Material("anodised", "blue anodised aluminium", "#2f5570", "brushed", ("1970s", "1980s", "1990s", "2000s")),
+    Material("orange", "safety-orange powder coat", "#c4622d", "speck", ("1970s", "1980s", "2020s")),
+    Material("carbon", "matte carbon-fibre composite", "#2a2c2e", "weave", ("2000s", "2020s", "speculative")),
+    Material("enamel", "white vitreous enamel", "#e4e2da", "flat", ("1950s", "1960s")),
+    Material("olive", "olive-drab wrinkle paint", "#595a39", "hammer", ("1940s", "1960s", "1980s")),
+    Material("graphite", "bead-blasted graphite aluminium", "#3b3f45", "speck", ("2020s", "speculative")),
+    Material("ceramic", "sintered ceramic white", "#eae8e1", "flat", ("2020s", "speculative")),
+    Material("bronze", "verdigris cast bronze", "#3f6a5c", "hammer", ("1920s", "speculative")),
+    Material("cream", "cream stove enamel", "#e2d6b3", "flat", ("1950s", "1960s")),
+    Material("slate", "slate-blue melamine laminate", "#5a6c85", "flat", ("1960s", "1970s", "1980s")),
+    Material("oxblood", "oxblood gloss enamel", "#5c2327", "crackle", ("1920s", "1970s")),
+    Material("teak", "teak-faced plywood", "#8a5a34", "grain", ("1960s", "1970s")),
+    Material("titanium", "satin titanium sheet", "#8e9299", "brushed", ("2000s", "2020s", "speculative")),
+)  # fmt: skip
+
+ACCENTS = (
+    ("amber", "#e09a2c"),
+    ("signal red", "#c8322a"),
+    ("jade", "#2e9c6c"),
+    ("cobalt", "#2c5ac4"),
+    ("brass", "#b8903a"),
+    ("ivory", "#efe5cb"),
+    ("cyan", "#33b5c9"),
+    ("magenta", "#b6397a"),
+    ("lime", "#9bc83a"),
+    ("tangerine", "#e8701e"),
+    ("violet", "#6b4fb5"),
+    ("canary", "#e9cf35"),
+)
+
+
+@dataclass(frozen=True)
+class Legend:
+    key: str
+    phrase: str
+    style: str
+    """CSS recipe: engraved, printed, tag, tape, etched, backlit, enamel."""
+    eras: tuple[str, ...]
+
+
+LEGENDS = (
+    Legend("engraved", "engraved white-filled traffolyte legend plates", "engraved", ("1940s", "1950s", "1960s", "1970s")),
+    Legend("printed", "screen-printed legends straight onto the paint", "printed", ("1950s", "1960s", "1970s", "1980s", "1990s")),
+    Legend("tag", "riveted stamped-brass tags", "tag", ("1920s", "1940s", "1950s")),
+    Legend("tape", "embossed label-maker tape strips", "tape", ("1970s", "1980s")),
+    Legend("etched", "photo-etched anodised nameplates", "etched", ("1960s", "1980s", "1990s", "2000s")),
+    Legend("backlit", "backlit legend strips", "backlit", ("2000s", "2020s", "speculative")),
+    Legend("enamel", "fired enamel badge plates", "enamel", ("1920s", "1940s")),
+    Legend("laser", "laser-marked legends in a hairline grid", "laser", ("2020s", "speculative", "2000s")),
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Lamp:
+    key: str
+    phrase: str
+    style: str
+    """CSS recipe: jewel, neon, window, led, tile, flag, bar."""
+    eras: tuple[str, ...]
+
+
+LAMPS = (
+    Lamp("jewel", "faceted jewel lamps", "jewel", ("1920s", "1940s", "1950s", "1960s")),
+    Lamp("neon", "neon glow indicators", "neon", ("1940s", "1950s", "1960s")),
+    Lamp("window", "square annunciator windows", "window", ("1960s", "1970s", "1980s")),
+    Lamp("led", "pinpoint LED indicators", "led", ("1980s", "1990s", "2000s")),
+    Lamp("tile", "backlit annunciator tiles", "tile", ("1970s", "1990s", "2000s", "2020s")),
+    Lamp("flag", "doll's-eye flag indicators", "flag", ("1920s", "1940s")),
+    Lamp("bar", "slim light-bar status strips", "bar", ("2020s", "speculative")),
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Layout:
+    key: str
+    phrase: str
+    instruments: tuple[str, ...]
+    """Instrument slots it draws: gauge, edgewise, fan, chart, mimic, bargraph, column."""
+
+
+LAYOUTS = (
+    Layout("desk", "sloping desk with a meter row over a control row", ("gauge", "gauge", "fan")),
+    Layout(
+        "column",
+        "tall cabinet with a meter column beside the controls",
+        ("edgewise", "edgewise", "gauge"),
+    ),
+    Layout("mimic", "mimic-diagram board with meters at its flanks", ("mimic", "gauge", "column")),
+    Layout("rack", "nineteen-inch rack of stacked units", ("bargraph", "edgewise", "fan")),
+    Layout(
+        "recorder",
+        "recorder bay with a strip chart above the meters",
+        ("chart", "gauge", "edgewise"),
+    ),
+)
+
+
+# Control kinds by the role they play. Every machine gets one of each role,
+# so it always has at least three different kinds (role choices never overlap
+# between master, mode and setpoint).
+MASTER_KINDS = ("key switch", "guarded toggle", "isolator handle")
+MODE_KINDS = ("rotary selector", "piano keys")
+SETPOINT_KINDS = ("slider", "lever", "thumbwheel", "vernier knob")
+AUX_KINDS = ("bat toggle", "push-pull knob", "rocker switch")
+ACK_KINDS = ("push button",)
+
+
+@dataclass(frozen=True)
+class Era:
+    key: str
+    label_font: str
+    readout_font: str
+    readout: str
+    """none, drum, nixie, led, vfd, lcd, tft."""
+    upper: bool
+    radius: int
+    modes: tuple[str, ...]
+    """The mode selector's positions, cold first; the last-but-one or last is RUN."""
+    run: str
+    makers: tuple[str, ...]
+
+
+ERAS = {
+    "1920s": Era("1920s", '"Didot", "Bodoni MT", Georgia, "Times New Roman", serif', 'Georgia, "Times New Roman", serif', "drum", True, 0, ("OFF", "READY", "WORKING"), "WORKING", ("Brandt & Fell", "Ashcombe Bros.", "Maison Verlaine", "Holloway & Kerr")),
+    "1940s": Era("1940s", '"Futura", "Century Gothic", "Trebuchet MS", sans-serif', '"Courier New", Courier, monospace', "drum", True, 2, ("OFF", "STAND BY", "RUN"), "RUN", ("Ferrant Electric", "Stahlwerk Orde", "Marlow-Hythe", "Consolidated Dynamo")),
+    "1950s": Era("1950s", '"Gill Sans", "Gill Sans MT", "Trebuchet MS", sans-serif', '"Courier New", Courier, monospace', "nixie", True, 3, ("OFF", "WARM-UP", "RUN"), "RUN", ("Elliott-Vane", "Norsk Apparat", "Telefunk Ost", "Bexley Instruments")),
+    "1960s": Era("1960s", '"Helvetica Neue", Helvetica, Arial, sans-serif', '"Courier New", monospace', "nixie", True, 2, ("OFF", "STBY", "RUN", "BOOST"), "RUN", ("Kessler AG", "Sorensen-Lund", "Atlas Controls", "Hawkmoor")),
+    "1970s": Era("1970s", '"Eurostile", "Microgramma", "Arial Narrow", Arial, sans-serif', '"DejaVu Sans Mono", monospace', "led", True, 2, ("0", "STBY", "AUTO", "MAN"), "AUTO", ("Syntron", "Olivant", "Dekra-Works", "Pemberton Systems")),
+    "1980s": Era("1980s", 'Arial, "Helvetica", sans-serif', '"DejaVu Sans Mono", "Courier New", monospace', "vfd", True, 2, ("OFF", "STBY", "RUN", "TEST"), "RUN", ("Microdyne", "Tanaka Seiki", "Voxell", "Grenfell Digital")),
+    "1990s": Era("1990s", 'Verdana, Tahoma, "DejaVu Sans", sans-serif', '"DejaVu Sans Mono", monospace', "lcd", False, 3, ("Off", "Standby", "Run"), "Run", ("Novatek", "Arcturus Engineering", "Helix Control", "Brightwater")),
+    "2000s": Era("2000s", '"Segoe UI", Tahoma, "DejaVu Sans", sans-serif', '"Consolas", "DejaVu Sans Mono", monospace', "lcd", False, 4, ("Off", "Standby", "Auto", "Manual"), "Auto", ("Quorum", "Veridian", "Stratos", "Kelvin-Hale")),
+    "2020s": Era("2020s", 'Inter, system-ui, "Segoe UI", Roboto, sans-serif', 'ui-monospace, "SF Mono", "DejaVu Sans Mono", monospace', "tft", False, 4, ("Off", "Idle", "Run"), "Run", ("Norra", "Fathom", "Meridian Labs", "Octave")),
+    "speculative": Era("speculative", '"Optima", Candara, "Segoe UI", sans-serif', 'ui-monospace, "DejaVu Sans Mono", monospace', "tft", False, 1, ("DORMANT", "ATTUNE", "FLOW"), "FLOW", ("Halcyon Works", "Aster-Vey", "The Lumen Guild", "Corvid Array")),
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Quantity:
+    key: str
+    """Short internal name (u, v, w) is fixed; this is the state() key."""
+    label: str
+    unit: str
+    lo: float
+    hi: float
+
+
+@dataclass(frozen=True)
+class Family:
+    """One small ODE system: output u follows demand, v rises with u and is
+    carried off by the auxiliary, reserve w is drawn by u and topped up by the
+    auxiliary; s is a sensor's disagreement. The three faults attack v, w and s."""
+
+    key: str
+    u: Quantity
+    v: Quantity
+    w: Quantity
+    master: str
+    mode: str
+    setpoint: str
+    aux: str
+    ack: str
+    heat: str
+    leak: str
+    drift: str
+    v_alarm: str
+    w_alarm: str
+    s_alarm: str
+
+
+def _q(key: str, label: str, unit: str, lo: float, hi: float) -> Quantity:
+    return Quantity(key, label, unit, lo, hi)
+
+
+FAMILIES = {
+    "thermal": Family("thermal", _q("heater_output", "Heater output", "%", 0, 100), _q("core_temperature", "Core temperature", "°C", 20, 620), _q("coolant_inventory", "Coolant inventory", "%", 0, 100), "master isolator", "duty selector", "heat demand", "coolant pump", "alarm accept", "coolant pump seizure", "coolant loop leak", "thermocouple drift", "CORE TEMP HIGH", "COOLANT LOW", "TC DISAGREE"),
+    "hydraulic": Family("hydraulic", _q("pump_speed", "Pump speed", "rpm", 0, 1800), _q("discharge_pressure", "Discharge pressure", "bar", 0, 40), _q("sump_level", "Sump level", "%", 0, 100), "mains contactor", "pump mode", "speed setting", "priming valve", "horn silence", "relief valve stuck shut", "sump drain leak", "pressure transducer drift", "PRESSURE HIGH", "SUMP LOW", "PT DISAGREE"),
+    "rotating": Family("rotating", _q("shaft_speed", "Shaft speed", "rpm", 0, 3600), _q("bearing_temperature", "Bearing temperature", "°C", 15, 140), _q("lube_oil_level", "Lube oil level", "%", 0, 100), "main breaker", "drive mode", "speed demand", "lube oil pump", "alarm acknowledge", "bearing overheating", "oil line fracture", "tachometer drift", "BEARING HOT", "LUBE OIL LOW", "TACHO DISAGREE"),
+    "electrical": Family("electrical", _q("load_current", "Load current", "A", 0, 1200), _q("winding_temperature", "Winding temperature", "°C", 20, 180), _q("battery_charge", "Battery charge", "%", 0, 100), "supply key", "output mode", "load setting", "cooling fans", "alarm reset", "cooling fan failure", "battery cell short", "current transformer drift", "WINDING HOT", "BATTERY LOW", "CT DISAGREE"),
+    "chemical": Family("chemical", _q("feed_rate", "Feed rate", "L/min", 0, 240), _q("reactor_pressure", "Reactor pressure", "kPa", 90, 900), _q("solvent_inventory", "Solvent inventory", "%", 0, 100), "plant permit", "process step", "feed valve", "quench water", "alarm mute", "quench valve jam", "solvent line weep", "pH probe fouling", "REACTOR PRESS HIGH", "SOLVENT LOW", "PROBE DISAGREE"),
+    "signal": Family("signal", _q("carrier_power", "Carrier power", "kW", 0, 50), _q("anode_temperature", "Anode temperature", "°C", 20, 260), _q("dry_air_pressure", "Dry-air pressure", "kPa", 0, 60), "HT enable", "transmit mode", "power level", "air blower", "alarm cancel", "blower belt snap", "waveguide pressure loss", "VSWR bridge drift", "ANODE HOT", "DRY AIR LOW", "VSWR FAULT"),
+    "lifesupport": Family("lifesupport", _q("circulation_flow", "Circulation flow", "m³/h", 0, 400), _q("co2_partial_pressure", "CO₂ partial pressure", "mbar", 0, 20), _q("oxygen_reserve", "Oxygen reserve", "%", 0, 100), "system arm", "atmosphere mode", "flow demand", "scrubber fan", "alarm silence", "scrubber saturation", "oxygen manifold leak", "gas analyser drift", "CO2 HIGH", "O2 RESERVE LOW", "ANALYSER DISAGREE"),
+    "cryo": Family("cryo", _q("compressor_duty", "Compressor duty", "%", 0, 100), _q("condenser_pressure", "Condenser pressure", "bar", 2, 28), _q("refrigerant_charge", "Refrigerant charge", "%", 0, 100), "compressor enable", "cooling stage", "duty setting", "condenser fan", "alarm accept", "condenser fan stall", "refrigerant leak", "probe drift", "HEAD PRESSURE HIGH", "CHARGE LOW", "PROBE DISAGREE"),
+    "motion": Family("motion", _q("line_speed", "Line speed", "km/h", 0, 160), _q("motor_temperature", "Traction motor temperature", "°C", 15, 190), _q("air_reservoir", "Main reservoir air", "bar", 0, 10), "control key", "direction and mode", "power notch", "air compressor", "vigilance acknowledge", "motor blower failure", "brake pipe leak", "speed probe drift", "MOTOR HOT", "RESERVOIR LOW", "SPEED PROBE FAULT"),
+}  # fmt: skip
+
+
+KINDS = {
+    "aerospace": (("wind tunnel fan drive", "rotating"), ("rocket engine test stand", "thermal"), ("composite wing autoclave", "thermal")),
+    "agriculture": (("grain drier", "thermal"), ("irrigation pump station", "hydraulic"), ("milk cooling vat", "cryo")),
+    "aviation": (("runway lighting regulator", "electrical"), ("fuel hydrant pump", "hydraulic"), ("de-icing fluid heater", "thermal")),
+    "broadcast": (("medium-wave transmitter", "signal"), ("outside-broadcast generator", "rotating"), ("television relay amplifier", "signal")),
+    "chemical": (("batch reactor", "chemical"), ("distillation column", "chemical"), ("chlorine scrubber", "chemical")),
+    "civic": (("district heating boiler", "thermal"), ("clock tower drive", "rotating"), ("pneumatic tube exchange", "hydraulic")),
+    "cold-chain": (("blast freezer", "cryo"), ("reefer container unit", "cryo"), ("ice-bank chiller", "cryo")),
+    "data-centre": (("chilled-water plant", "cryo"), ("uninterruptible power cabinet", "electrical"), ("immersion cooling tank", "thermal")),
+    "deep-sea": (("saturation diving habitat", "lifesupport"), ("submersible ballast controller", "hydraulic"), ("seafloor cable repeater", "signal")),
+    "energy": (("tidal turbine", "rotating"), ("solar furnace", "thermal"), ("biogas digester", "chemical")),
+    "laboratory": (("cyclotron magnet supply", "electrical"), ("helium cryostat", "cryo"), ("ultracentrifuge", "rotating")),
+    "marine": (("steam steering engine", "hydraulic"), ("ship's refrigeration plant", "cryo"), ("auxiliary diesel generator", "rotating")),
+    "medical": (("hyperbaric chamber", "lifesupport"), ("negative-pressure ventilator", "lifesupport"), ("sterilising autoclave", "thermal")),
+    "military": (("early-warning radar transmitter", "signal"), ("field water purifier", "chemical"), ("bunker air plant", "lifesupport")),
+    "mining": (("mine winder", "rotating"), ("dewatering pump", "hydraulic"), ("ore flotation cell", "chemical")),
+    "nuclear": (("research reactor", "thermal"), ("spent-fuel pool cooler", "cryo"), ("isotope hot cell", "lifesupport")),
+    "oil-and-gas": (("wellhead choke manifold", "hydraulic"), ("gas compressor station", "rotating"), ("crude stabiliser", "chemical")),
+    "power-grid": (("substation transformer", "electrical"), ("synchronous condenser", "rotating"), ("load-frequency controller", "electrical")),
+    "rail": (("electric locomotive cab", "motion"), ("funicular haulage drive", "motion"), ("turntable drive", "rotating")),
+    "road": (("tunnel ventilation plant", "lifesupport"), ("asphalt batching plant", "thermal"), ("snow-melt road heater", "electrical")),
+    "space": (("orbital life-support rack", "lifesupport"), ("cryogenic propellant farm", "cryo"), ("ion thruster supply", "electrical")),
+    "telecom": (("exchange power plant", "electrical"), ("microwave relay tower", "signal"), ("submarine cable terminal", "signal")),
+    "theatre": (("stage revolve drive", "motion"), ("fly tower counterweight hoist", "hydraulic"), ("lighting dimmer board", "electrical")),
+    "water": (("filtration works", "hydraulic"), ("sewage aeration basin", "lifesupport"), ("desalination plant", "chemical")),
+    "weather": (("hydrogen generator", "chemical"), ("cloud-seeding furnace", "thermal"), ("weather radar", "signal")),
+}  # fmt: skip
+
+QUALIFIERS = (
+    "twin-circuit", "compact", "mobile", "heavy-duty", "auxiliary", "experimental",
+    "duplex", "high-pressure", "remote", "standby", "field", "harbour",
+)  # fmt: skip
+
+TAGLINES = {
+    "thermal": "Keeps the heat where it is wanted and nowhere else.",
+    "hydraulic": "Moves the water, holds the pressure, minds the sump.",
+    "rotating": "Spins true, runs cool, keeps its oil.",
+    "electrical": "Carries the load and keeps its windings cool.",
+    "chemical": "Feeds the vessel, holds the pressure, keeps the solvent in.",
+    "signal": "Puts the carrier on the air and keeps the valves alive.",
+    "lifesupport": "Keeps the air breathable for the people inside.",
+    "cryo": "Holds the cold and the charge through the longest shift.",
+    "motion": "Draws power, notch by notch, and keeps the air up.",
+}
+
+MAINTENANCE = (
+    "test panel behind a hinged flap",
+    "row of spring-loaded test buttons",
+    "maintenance strip under a lift-up guard",
+    "fault-rehearsal keyboard",
+    "engineer's test block",
+)
