@@ -40,10 +40,19 @@ class Line:
     """What the order asks for, in bytes."""
     shots: tuple[str, ...]
     """Screenshot suffixes the probe writes: `<slug>-<shot>.png`."""
+    pages: tuple[str, ...] = ("index.html",)
+    """The product's HTML pages: each links the stylesheet and the catalogue."""
+    unique_key: Callable[[str], str] = field(default=lambda text: fold(text))
+    """How values are compared for uniqueness (the games gate does not fold spaces)."""
     entry_rules: tuple[Callable[..., Any], ...] = field(default=())
-    """Line-specific catalogue rules (see `factory.check`)."""
+    """Line-specific catalogue rules: `rule(entry, earlier) -> Iterable[str]`,
+    one problem message per item (see `factory.check`)."""
     product_rules: tuple[Callable[..., Any], ...] = field(default=())
-    """Line-specific product-file rules (see `factory.check`)."""
+    """Line-specific product-file rules: `rule(entry, sources) -> Iterable[(file,
+    message)]` where sources maps each product file to its text."""
+    product_notes: tuple[Callable[..., Any], ...] = field(default=())
+    """Like product_rules, but for what our order asks and no reference gate
+    checks: reported as notes, never failures."""
 
     def catalogue_path(self, workspace: Path) -> Path:
         return workspace / "catalogue" / f"{self.name}.json"

@@ -1,4 +1,9 @@
-"""The games line: small browser games."""
+"""The games line: small browser games.
+
+The reference games gate has no manual, no API and no palette: a game is
+three files, its entry and the shared file rules. It compares names without
+folding inner whitespace, so this line does the same.
+"""
 
 from __future__ import annotations
 
@@ -22,6 +27,11 @@ class GameEntry(BaseModel):
     created: str
 
 
+def strip_lower(text: str) -> str:
+    """The games gate's comparison: trimmed and lower-cased, inner spaces kept."""
+    return str(text).strip().lower()
+
+
 LINE = Line(
     name="games",
     noun="game",
@@ -33,4 +43,6 @@ LINE = Line(
     size_limit=150 * 1024,
     size_target=100 * 1024,
     shots=("desktop", "phone"),
+    pages=("index.html",),
+    unique_key=strip_lower,
 )
