@@ -51,9 +51,44 @@ def run() -> None:
 
 
 @app.command()
-def check() -> None:
+def check(
+    workspace: Path = WorkspaceOption,
+    line: str = typer.Option("all", "--line", help="machines, games or all."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    changed_since: str | None = typer.Option(
+        None, "--changed-since", help="Also fail changes since REV outside the new product."
+    ),
+) -> None:
     """The static gate: catalogue rules and product files, for every line."""
-    raise not_built("factory check")
+    import json
+
+    from factory.check import CheckError
+    from factory.check import check as run_check
+    from factory.lines import all_lines
+
+    if line != "all" and line not in all_lines():
+        raise fail(f"--line {line!r}: choose one of {', '.join([*all_lines(), 'all'])}")
+    try:
+        report = run_check(workspace, None if line == "all" else [line], changed_since)
+    except CheckError as error:
+        raise fail(str(error)) from None
+    if as_json:
+        print(json.dumps(report.as_dict(), indent=2))
+    else:
+        for note in report.notes:
+            console.print(f"check: note: {note}", style="dim", markup=False, soft_wrap=True)
+        for problem in report.problems:
+            console.print(f"check: {problem}", style="red", markup=False, soft_wrap=True)
+        counted = ", ".join(f"{n} {name}" for name, n in report.counts.items()) or "nothing"
+        if report.ok:
+            console.print(f"check: ok - {counted}", style="green", markup=False, highlight=False)
+        else:
+            console.print(
+                f"check: {len(report.problems)} problem(s) in {counted}",
+                markup=False,
+                highlight=False,
+            )
+    raise typer.Exit(0 if report.ok else 1)
 
 
 @app.command()
