@@ -1,0 +1,52 @@
+"""Model drivers: one class per way of getting replies, all behind `factory.model.Model`.
+
+`make_model` is the only place that chooses between them, by `settings.provider`.
+Nothing here runs tools or decides policy; that is the loop's business.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from factory.config import Settings
+from factory.model import Model
+
+PROVIDERS = ("openai", "replay", "builtin", "auto")
+
+
+class DriverError(ValueError):
+    """A one-line reason no model could be built."""
+
+
+def resolve_provider(settings: Settings, environ: dict[str, str] | None = None) -> str:
+    """`auto` is openai when its key is present, else the built-in designer."""
+    if settings.provider != "auto":
+        return settings.provider
+    environ = dict(os.environ if environ is None else environ)
+    return "openai" if environ.get(settings.api_key_env) else "builtin"
+
+
+def make_model(settings: Settings, workspace: Path, session_id: str) -> Model:
+    provider = resolve_provider(settings)
+    if provider == "openai":
+        from factory.drivers.openai import OpenAIModel
+
+        return OpenAIModel(settings)
+    if provider == "replay":
+        from factory.drivers.replay import Replay
+
+        if not settings.replay:
+            raise DriverError("the replay provider needs a recording: --replay ID|PATH")
+        return Replay.load(workspace, settings.replay)
+    if provider == "builtin":
+        try:
+            from factory.designer.driver import Designer
+        except ModuleNotFoundError as error:
+            if not (error.name or "").startswith("factory.designer"):
+                raise
+            raise DriverError("the built-in designer is not built yet") from None
+        return Designer(workspace=workspace, seed=settings.seed or session_id)
+    if provider == "scripted":
+        raise DriverError("the scripted driver is built by tests (factory.drivers.scripted)")
+    raise DriverError(f"unknown provider {provider!r} (known: openai, replay, builtin, auto)")
