@@ -91,10 +91,56 @@ def check(
     raise typer.Exit(0 if report.ok else 1)
 
 
+SlugsArgument = typer.Argument(None, help="Products to probe (default: the newest).")
+ShotsOption = typer.Option(None, "--out", help="Screenshot folder (default .factory/shots).")
+
+
 @app.command()
-def probe() -> None:
+def probe(
+    slugs: list[str] = SlugsArgument,
+    all_products: bool = typer.Option(False, "--all", help="Every product of the line."),
+    line: str | None = typer.Option(
+        None, "--line", help="machines or games (default: the line listing SLUG, else machines)."
+    ),
+    workspace: Path = WorkspaceOption,
+    out: Path | None = ShotsOption,
+    shots_only: bool = typer.Option(False, "--shots-only", help="Take the screenshots, judge nothing."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    jobs: int = typer.Option(2, "--jobs", min=1, help="Products probed side by side."),
+    parity: bool = typer.Option(False, "--parity", help="Only the reference factory's rules."),
+) -> None:
     """The dynamic gate: drive products in headless Chromium and take screenshots."""
-    raise not_built("factory probe")
+    from rich.table import Table
+
+    from factory import probe as gate
+
+    try:
+        chosen = line or (gate.line_of(workspace, slugs) if slugs else "machines")
+        report = gate.probe(
+            workspace,
+            slugs or None,
+            all=all_products,
+            line=chosen,
+            out=out,
+            shots_only=shots_only,
+            jobs=jobs,
+            parity=parity,
+        )
+    except gate.ProbeError as error:
+        raise fail(str(error)) from None
+    if as_json:
+        print(report.model_dump_json(indent=2))
+    else:
+        table = Table("slug", "verdict", "problems", "seconds")
+        for result in report.results:
+            lines = result.problems + [f"{f.name}: {f.detail}" for f in result.findings if not f.ok]
+            verdict = "[green]pass[/]" if result.ok else "[red]FAIL[/]"
+            table.add_row(result.slug, verdict, "\n".join(lines) or "-", f"{result.seconds:.1f}")
+        console.print(table)
+        for result in report.results:
+            for shot in result.shots:
+                console.print(f"shot: {shot}", markup=False, highlight=False)
+    raise typer.Exit(0 if report.ok else 1)
 
 
 # --- the row: export, ship, rows -------------------------------------------------------

@@ -1,0 +1,736 @@
+"""The dynamic gate: open each product from disk in headless Chromium, drive it, photograph it.
+
+Machines get every probe rule of the reference (numbered 1-8 in SPEC.md), plus
+our own order's findings (quantities, keyboard, fault-controls) unless
+`parity` asks for the reference's rules alone. Any other line gets the page
+probe: loads clean, no external request, the screen answers keyboard and
+pointer, screenshots.
+
+One browser serves a whole call; each product gets its own browser context,
+and products run side by side. The page's clock is faked and paused, so
+nothing waits on wall time: the simulation moves only through
+`window.machine.tick()` and the page's own loop only through `clock.run_for`.
+
+This room must never hang on a hostile product (every step is bounded and a
+wedged browser is replaced), never let a request leave the machine, and never
+edit the product it judges.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import urldefrag
+
+from playwright.async_api import Browser, BrowserContext, Page, async_playwright
+from playwright.async_api import Error as PlaywrightError
+from pydantic import BaseModel, computed_field
+
+from factory.browser import BrowserNotFound, launch_options
+from factory.lines import Line, line_named
+
+DESKTOP = {"width": 1440, "height": 900}
+PHONE = {"width": 390, "height": 844}
+LOCAL_SCHEMES = ("file:", "data:", "blob:")
+CLOCK_START = 1_750_000_000
+"""Seconds since the epoch the paused page clock starts at."""
+
+LOAD_SECONDS = 5.0
+"""How long a page may take to fire `load` from disk."""
+STEP_SECONDS = 4.0
+"""How long one step (an evaluate, a click, a screenshot) may take."""
+PRODUCT_SECONDS = 40.0
+"""The whole probe of one product, a last line of defence."""
+CLOSE_SECONDS = 4.0
+"""Closing a context; longer means the browser is wedged and is replaced."""
+
+WARMUP_SECONDS = 2000
+"""Simulated milliseconds of the page's own loop after load, before the desktop shot."""
+RUN_SECONDS = 600
+FAULT_SECONDS = 60
+SETTLE_SECONDS = 30
+MIN_QUANTITIES = 3
+MAX_LISTED = 3
+"""Console errors and requests listed per product before `and N more`."""
+
+PAGE_JS = resources.files("factory").joinpath("probe_page.js").read_text(encoding="utf-8")
+
+T = TypeVar("T")
+
+
+class ProbeError(Exception):
+    """The probe cannot run at all (no catalogue, no such slug, no browser)."""
+
+
+class Finding(BaseModel):
+    """One of our order's demands beyond the reference, judged on its own."""
+
+    name: str
+    ok: bool
+    detail: str
+
+
+class ProductProbe(BaseModel):
+    """The verdict on one product."""
+
+    slug: str
+    line: str
+    ok: bool = False
+    problems: list[str] = []
+    """One line each; reference rules start `rule N:`."""
+    findings: list[Finding] = []
+    """Beyond the reference; empty under --parity."""
+    shots: list[str] = []
+    """Screenshot paths, relative to the workspace when inside it."""
+    details: dict[str, Any] = {}
+    """What the row records: loaded, api, alarms, reset_clears, manual_opens, overflow, console_errors."""
+    seconds: float = 0.0
+
+
+class ProbeReport(BaseModel):
+    results: list[ProductProbe]
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def ok(self) -> bool:
+        return bool(self.results) and all(result.ok for result in self.results)
+
+
+class Stop(Exception):
+    """Ends one product's probe early with a problem (a hang, a navigation)."""
+
+
+@dataclass
+class Target:
+    slug: str
+    line: Line
+    entry: dict[str, Any]
+    folder: Path
+
+
+@dataclass
+class Watch:
+    """Everything a page does on its own: errors, requests, dialogs, navigation."""
+
+    entry_url: str
+    exceptions: list[str] = field(default_factory=list)
+    console: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    external: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+    navigated: list[str] = field(default_factory=list)
+    crashed: bool = False
+
+    async def attach(self, page: Page) -> None:
+        page.on("pageerror", lambda error: self.exceptions.append(one_line(str(error))))
+        page.on("console", self._console)
+        page.on("requestfailed", self._failed)
+        page.on("dialog", self._dialog)
+        page.on("framenavigated", self._navigated)
+        page.on("crash", self._crash)
+        page.on("websocket", lambda ws: self.external.append(ws.url))
+        await page.route("**/*", self._route)
+
+    async def _route(self, route: Any) -> None:
+        url = route.request.url
+        if url.startswith(LOCAL_SCHEMES):
+            await route.continue_()
+        else:
+            self.external.append(url)
+            await route.abort("blockedbyclient")
+
+    def _console(self, message: Any) -> None:
+        if message.type != "error":
+            return
+        # A blocked or missing file is reported once, as a request, not again as its console echo.
+        if message.text.startswith("Failed to load resource"):
+            return
+        self.console.append(one_line(message.text))
+
+    def _failed(self, request: Any) -> None:
+        if request.url not in self.external:
+            self.failed.append(f"{request.url} ({request.failure})")
+
+    async def _dialog(self, dialog: Any) -> None:
+        self.dialogs.append(f"{dialog.type}({json.dumps(dialog.message[:80])})")
+        with contextlib.suppress(PlaywrightError):
+            await dialog.dismiss()
+
+    def _navigated(self, frame: Any) -> None:
+        if frame.parent_frame is None and urldefrag(frame.url)[0] != self.entry_url:
+            self.navigated.append(frame.url)
+
+    def _crash(self, page: Any) -> None:
+        self.crashed = True
+
+    def halt(self, where: str) -> None:
+        """Stop the product's probe if the page left or died: later rules would only echo it."""
+        if self.navigated:
+            raise Stop(
+                f"{where} navigated away to {self.navigated[0]} (a product page must stay put)"
+            )
+        if self.crashed:
+            raise Stop(f"{where} crashed the browser tab")
+
+    def problems(self, rule: str, where: str) -> list[str]:
+        out: list[str] = []
+        out += listed(f"{rule}{where} threw an uncaught exception", self.exceptions)
+        out += listed(f"{rule}{where} logged a console error", self.console)
+        out += listed(f"{rule}{where} made a request that failed", self.failed)
+        out += listed(
+            f"{rule}{where} made an external request (blocked; only file:, data:, blob: are allowed)",
+            self.external,
+        )
+        out += listed(f"{rule}{where} opened a dialog (dismissed)", self.dialogs)
+        return out
+
+
+def one_line(text: str, limit: int = 200) -> str:
+    first = text.strip().splitlines()[0] if text.strip() else "(empty)"
+    return first[:limit]
+
+
+def listed(what: str, items: list[str]) -> list[str]:
+    unique = list(dict.fromkeys(items))
+    lines = [f"{what}: {item}" for item in unique[:MAX_LISTED]]
+    if len(unique) > MAX_LISTED:
+        lines.append(f"{what}: and {len(unique) - MAX_LISTED} more")
+    return lines
+
+
+# --- choosing what to probe -------------------------------------------------------------
+
+
+def catalogue(workspace: Path, line: Line) -> list[dict[str, Any]]:
+    path = line.catalogue_path(workspace)
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ProbeError(f"{path}: no catalogue (is {workspace} a factory workspace?)") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ProbeError(f"{path}: not readable JSON ({one_line(str(error))})") from None
+    if not isinstance(entries, list):
+        raise ProbeError(f"{path}: not a JSON array")
+    return [e for e in entries if isinstance(e, dict) and isinstance(e.get("slug"), str)]
+
+
+def line_of(workspace: Path, slugs: list[str]) -> str:
+    """The line whose catalogue lists the first slug; machines when none does."""
+    from factory.lines import all_lines
+
+    for line in all_lines().values():
+        try:
+            if any(e["slug"] == slugs[0] for e in catalogue(workspace, line)):
+                return line.name
+        except ProbeError:
+            continue
+    return "machines"
+
+
+def targets(workspace: Path, slugs: list[str] | None, all: bool, line: Line) -> list[Target]:
+    entries = catalogue(workspace, line)
+    path = line.catalogue_path(workspace)
+    if all:
+        chosen = entries
+    elif slugs:
+        by_slug = {e["slug"]: e for e in entries}
+        unknown = [s for s in slugs if s not in by_slug]
+        if unknown:
+            raise ProbeError(f"{path}: no entry with slug {', '.join(unknown)}")
+        chosen = [by_slug[s] for s in slugs]
+    else:
+        chosen = entries[-1:]
+    if not chosen:
+        raise ProbeError(f"{path}: the catalogue is empty, nothing to probe")
+    return [Target(e["slug"], line, e, line.product_dir(workspace, e["slug"])) for e in chosen]
+
+
+# --- the browser ------------------------------------------------------------------------
+
+
+class Chromium:
+    """One browser for the whole call, replaced only when a wedged renderer will not let go."""
+
+    def __init__(self, playwright: Any) -> None:
+        self.playwright = playwright
+        self.browser: Browser | None = None
+        self.lock = asyncio.Lock()
+
+    async def get(self) -> Browser:
+        async with self.lock:
+            if self.browser is None or not self.browser.is_connected():
+                try:
+                    self.browser = await self.playwright.chromium.launch(**launch_options())
+                except BrowserNotFound as error:
+                    raise ProbeError(f"no browser: {error}") from None
+                except PlaywrightError as error:
+                    raise ProbeError(f"no browser: {one_line(error.message)}") from None
+            return self.browser
+
+    async def discard(self, browser: Browser) -> None:
+        async with self.lock:
+            if self.browser is browser:
+                self.browser = None
+        with contextlib.suppress(TimeoutError, PlaywrightError):
+            await asyncio.wait_for(browser.close(), CLOSE_SECONDS)
+
+    async def close(self) -> None:
+        if self.browser is not None:
+            await self.discard(self.browser)
+
+
+async def within(step: Awaitable[T], what: str, seconds: float = STEP_SECONDS) -> T:
+    """Await one step, or stop the product: a step this slow means the page's thread is stuck."""
+    try:
+        return await asyncio.wait_for(step, seconds)
+    except TimeoutError:
+        raise Stop(
+            f"{what} did not finish within {seconds:g} s (an endless loop in the page?)"
+        ) from None
+
+
+async def in_page(page: Page, step: str, what: str, **args: Any) -> Any:
+    return await within(page.evaluate(PAGE_JS, {"step": step, "args": args}), what)
+
+
+async def open_page(
+    context: BrowserContext, path: Path, watch: Watch, viewport: dict[str, int]
+) -> Page:
+    page = await context.new_page()
+    await page.set_viewport_size(viewport)
+    await watch.attach(page)
+    # A fixed, realistic start: deterministic runs, and no product sees the year 1970.
+    await page.clock.install(time=CLOCK_START)
+    await page.clock.pause_at(CLOCK_START + 1)
+    return page
+
+
+async def load(page: Page, path: Path, what: str) -> None:
+    if not path.is_file():
+        raise Stop(f"{what}: {path.name} is missing")
+    try:
+        await page.goto(path.as_uri(), wait_until="load", timeout=LOAD_SECONDS * 1000)
+    except PlaywrightError as error:
+        if "Timeout" in error.message:
+            raise Stop(
+                f"{what} did not finish loading within {LOAD_SECONDS:g} s (an endless loop or a file that never ends?)"
+            ) from None
+        raise Stop(f"{what} could not be opened: {one_line(error.message)}") from None
+
+
+async def shoot(page: Page, out: Path, name: str, result: ProductProbe, workspace: Path) -> bytes:
+    path = out / name
+    data = await within(
+        page.screenshot(path=str(path), timeout=STEP_SECONDS * 1000), f"the screenshot {name}"
+    )
+    shown = path.resolve()
+    with contextlib.suppress(ValueError):
+        shown = shown.relative_to(workspace)
+    result.shots.append(str(shown))
+    return data
+
+
+def merge(ranges: dict[str, list[float]], more: dict[str, list[float]] | None) -> None:
+    for key, (low, high) in (more or {}).items():
+        if key in ranges:
+            ranges[key] = [min(ranges[key][0], low), max(ranges[key][1], high)]
+        else:
+            ranges[key] = [low, high]
+
+
+# --- machines: the reference's eight rules and our three findings -----------------------
+
+
+@dataclass
+class Run:
+    """What one product's probe needs as it goes."""
+
+    target: Target
+    result: ProductProbe
+    out: Path
+    workspace: Path
+    shots_only: bool
+    parity: bool
+    ranges: dict[str, list[float]] = field(default_factory=dict)
+
+    def problem(self, rule: int, text: str) -> None:
+        if not self.shots_only:
+            self.result.problems.append(f"rule {rule}: {text}")
+
+    def finding(self, name: str, ok: bool, detail: str) -> None:
+        self.result.findings.append(Finding(name=name, ok=ok, detail=detail))
+
+
+async def probe_machine(context: BrowserContext, run: Run) -> None:
+    entry, details = run.target.entry, run.result.details
+    controls = [str(c) for c in entry.get("controls") or []]
+    faults = [str(f) for f in entry.get("faults") or []]
+    index = run.target.folder / "index.html"
+    watch = Watch(index.as_uri())
+    page = await open_page(context, index, watch, DESKTOP)
+    details["loaded"] = False
+    await load(page, index, "the panel")
+    details["loaded"] = True
+    await within(page.clock.run_for(WARMUP_SECONDS), "the panel's own loop (2 simulated seconds)")
+    watch.halt("the panel")
+    await shoot(page, run.out, f"{run.target.slug}-desktop.png", run.result, run.workspace)
+
+    api = await in_page(page, "api", "rule 2: reading window.machine", faults=faults)
+    details["api"] = not api["problems"]
+    for text in api["problems"]:
+        run.problem(2, text)
+
+    seen = await in_page(page, "controls", "rule 3: finding the controls", names=controls)
+    for name in seen["missing"]:
+        run.problem(3, f'control "{name}" has no element with data-control="{name}" on the panel')
+    for name in seen["hidden"]:
+        run.problem(3, f'control "{name}" is not visible in the 1440x900 viewport')
+
+    await manual(page, run)
+    watch.halt("the panel")
+    await overflow(page, run)
+
+    if details["api"] and not run.shots_only:
+        await simulate(page, run, faults)
+        if not run.parity:
+            await keyboard(page, run, controls)
+            await fault_controls(page, run, faults)
+            changed = sorted(k for k, (low, high) in run.ranges.items() if high != low)
+            run.finding(
+                "quantities",
+                len(changed) >= MIN_QUANTITIES,
+                f"{len(changed)} numeric quantities in state() changed ({', '.join(changed[:8]) or 'none'}); the order asks for at least {MIN_QUANTITIES}",
+            )
+    watch.halt("the panel")
+    details["console_errors"] = (watch.exceptions + watch.console)[:MAX_LISTED]
+    details["external_requests"] = watch.external[:MAX_LISTED]
+    for text in watch.problems("", "the panel"):
+        run.problem(1, text)
+
+    manual_watch = Watch((run.target.folder / "manual.html").as_uri())
+    alone = await open_page(context, run.target.folder / "manual.html", manual_watch, DESKTOP)
+    try:
+        await load(alone, run.target.folder / "manual.html", "rule 8: manual.html")
+        await within(alone.clock.run_for(WARMUP_SECONDS), "rule 8: manual.html's own scripts")
+        manual_watch.halt("rule 8: manual.html")
+    except Stop as stop:
+        run.problem(8, str(stop).removeprefix("rule 8: "))
+    for text in manual_watch.problems("", "manual.html"):
+        run.problem(8, text)
+
+
+async def manual(page: Page, run: Run) -> None:
+    """Rule 4: the dialog's parts, closed on load, opened and closed by its controls."""
+    parts = await in_page(page, "manualParts", "rule 4: finding the manual")
+    for text in parts["problems"]:
+        run.problem(4, text)
+    run.result.details["manual_opens"] = False
+    if parts["problems"] and not run.shots_only:
+        return
+    try:
+        await page.locator('[data-action="manual"]').first.click(timeout=STEP_SECONDS * 1000)
+    except PlaywrightError as error:
+        run.problem(
+            4, f'clicking the data-action="manual" control failed: {one_line(error.message)}'
+        )
+        return
+    opened = await in_page(page, "manualOpen", "rule 4: reading the manual dialog")
+    run.result.details["manual_opens"] = opened
+    if not opened:
+        run.problem(4, 'clicking the data-action="manual" control did not open the manual dialog')
+        return
+    await shoot(page, run.out, f"{run.target.slug}-manual.png", run.result, run.workspace)
+    try:
+        await page.locator('[data-action="close-manual"]').first.click(timeout=STEP_SECONDS * 1000)
+    except PlaywrightError as error:
+        run.problem(
+            4, f'clicking the data-action="close-manual" control failed: {one_line(error.message)}'
+        )
+        await page.keyboard.press("Escape")
+        return
+    if await in_page(page, "manualOpen", "rule 4: reading the manual dialog"):
+        run.problem(
+            4, 'clicking the data-action="close-manual" control did not close the manual dialog'
+        )
+        await page.keyboard.press("Escape")
+
+
+async def overflow(page: Page, run: Run) -> None:
+    """Rule 7: no sideways scroll at either width, the opener visible on a phone; the phone shot."""
+    sides: dict[str, bool] = {}
+    for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        await page.set_viewport_size(viewport)
+        size = await in_page(page, "overflow", f"rule 7: measuring the page at {viewport['width']}")
+        sides[name] = size["wide"] > size["width"]
+        if sides[name]:
+            run.problem(
+                7,
+                f"the panel scrolls sideways at {viewport['width']}x{viewport['height']} ({size['wide']} px wide in {size['width']})",
+            )
+    if not await in_page(page, "openerVisible", "rule 7: finding the opener at 390"):
+        run.problem(7, 'the data-action="manual" opener is not visible at 390x844')
+    await shoot(page, run.out, f"{run.target.slug}-phone.png", run.result, run.workspace)
+    await page.set_viewport_size(DESKTOP)
+    run.result.details["overflow"] = sides
+
+
+async def simulate(page: Page, run: Run, faults: list[str]) -> None:
+    """Rules 5 and 6, each in one evaluate so the page's own loop cannot interleave."""
+    alarms = await in_page(
+        page, "alarms", "rule 5: driving the faults through tick()", faults=faults
+    )
+    merge(run.ranges, alarms["ranges"])
+    run.result.details["alarms"] = alarms["seconds"]
+    run.result.details["reset_clears"] = bool(alarms["cleared"]) and all(alarms["cleared"].values())
+    for text in alarms["problems"]:
+        run.problem(5, text)
+    finite = await in_page(page, "run", "rule 6: 600 x tick(1)", seconds=RUN_SECONDS)
+    merge(run.ranges, finite["ranges"])
+    for text in finite["problems"]:
+        run.problem(6, text)
+
+
+KEYS_BY_KIND = {
+    "range": ("ArrowRight", "ArrowUp", "ArrowLeft"),
+    "number": ("ArrowUp", "ArrowDown"),
+    "select": ("ArrowDown", "ArrowUp"),
+}
+KEYS_OTHERWISE = ("Space", "Enter", "ArrowRight", "ArrowUp")
+
+
+async def keyboard(page: Page, run: Run, controls: list[str]) -> None:
+    """The keyboard finding: Tab reaches every control, and a key press changes it."""
+    count = await in_page(page, "focusStart", "keyboard: counting focusable elements")
+    for _ in range(min(count + 2, 200)):
+        await within(page.keyboard.press("Tab"), "keyboard: pressing Tab")
+    reached = await in_page(page, "focusReached", "keyboard: reading focus", names=controls)
+    unreached = [c for c in controls if c not in reached]
+    inert = []
+    for name, where in reached.items():
+        operated = False
+        for key in KEYS_BY_KIND.get(where["kind"], KEYS_OTHERWISE):
+            await in_page(page, "focusOn", "keyboard: focusing a control", index=where["index"])
+            before = await in_page(
+                page, "fingerprint", "keyboard: reading a control", index=where["index"]
+            )
+            await within(page.keyboard.press(key), f"keyboard: pressing {key}")
+            after = await in_page(
+                page, "fingerprint", "keyboard: reading a control", index=where["index"]
+            )
+            if after != before:
+                operated = True
+                break
+        if not operated:
+            inert.append(name)
+    # Whatever the keys switched on, let it run so the quantities finding sees it move.
+    settled = await in_page(
+        page, "settle", "keyboard: running after the key presses", seconds=SETTLE_SECONDS
+    )
+    merge(run.ranges, settled.get("ranges"))
+    detail = []
+    if unreached:
+        detail.append(f"Tab never reaches {', '.join(map(json.dumps, unreached))}")
+    if inert:
+        detail.append(f"no key press changes {', '.join(map(json.dumps, inert))}")
+    run.finding(
+        "keyboard",
+        not detail,
+        "; ".join(detail) or f"all {len(controls)} controls reached by Tab and operated by keys",
+    )
+
+
+async def fault_controls(page: Page, run: Run, faults: list[str]) -> None:
+    """The fault-controls finding: a visible data-fault control per fault raises an alarm."""
+    broken = []
+    for fault in faults:
+        found = await in_page(
+            page, "faultControl", "fault-controls: finding a control", fault=fault
+        )
+        if "error" in found:
+            broken.append(found["error"])
+            continue
+        try:
+            await (
+                page.locator("[data-fault]").nth(found["index"]).click(timeout=STEP_SECONDS * 1000)
+            )
+        except PlaywrightError as error:
+            broken.append(
+                f"clicking data-fault={json.dumps(fault)} failed: {one_line(error.message)}"
+            )
+            continue
+        alarm = await in_page(page, "faultAlarm", "fault-controls: ticking after a click")
+        merge(run.ranges, alarm.get("ranges"))
+        if "error" in alarm:
+            broken.append(alarm["error"])
+        elif alarm["seconds"] is None:
+            broken.append(
+                f"clicking data-fault={json.dumps(fault)} raised no alarm within {FAULT_SECONDS} s"
+            )
+    run.finding(
+        "fault-controls",
+        not broken,
+        "; ".join(broken) or f"all {len(faults)} faults raise an alarm from their panel control",
+    )
+
+
+# --- any other line: the page probe -----------------------------------------------------
+
+INPUT_KEYS = (
+    "Enter",
+    "Space",
+    "ArrowLeft",
+    "ArrowRight",
+    "ArrowUp",
+    "ArrowDown",
+    "KeyW",
+    "KeyA",
+    "KeyS",
+    "KeyD",
+)
+HOLD_MS = 100
+"""Simulated time a key is held, so games that poll key state in their loop see it."""
+
+
+async def probe_page(context: BrowserContext, run: Run) -> None:
+    index = run.target.folder / "index.html"
+    watch = Watch(index.as_uri())
+    page = await open_page(context, index, watch, DESKTOP)
+    run.result.details["loaded"] = False
+    await load(page, index, "the game")
+    run.result.details["loaded"] = True
+    await within(
+        page.clock.run_for(WARMUP_SECONDS // 2), "the game's own loop (1 simulated second)"
+    )
+    watch.halt("the game")
+    before = await shoot(page, run.out, f"{run.target.slug}-desktop.png", run.result, run.workspace)
+
+    await within(page.mouse.click(DESKTOP["width"] / 2, DESKTOP["height"] / 2), "clicking the game")
+    for key in INPUT_KEYS:
+        await within(page.keyboard.down(key), f"pressing {key}")
+        await within(page.clock.run_for(HOLD_MS), f"the game's loop while {key} is held")
+        await within(page.keyboard.up(key), f"releasing {key}")
+    await within(page.clock.run_for(WARMUP_SECONDS // 4), "the game's own loop after input")
+    watch.halt("the game")
+    after = await within(page.screenshot(timeout=STEP_SECONDS * 1000), "a screenshot after input")
+    changed = after != before
+    run.result.details["input_changes_screen"] = changed
+    if not changed and not run.shots_only:
+        run.result.problems.append(
+            "input: nothing on screen changed after keyboard and pointer input"
+        )
+
+    await page.set_viewport_size(PHONE)
+    await within(page.clock.run_for(WARMUP_SECONDS // 4), "the game's own loop at 390x844")
+    await shoot(page, run.out, f"{run.target.slug}-phone.png", run.result, run.workspace)
+    watch.halt("the game")
+    run.result.details["console_errors"] = (watch.exceptions + watch.console)[:MAX_LISTED]
+    run.result.details["external_requests"] = watch.external[:MAX_LISTED]
+    if not run.shots_only:
+        run.result.problems[:0] = [f"load: {text}" for text in watch.problems("", "the game")]
+
+
+PROBES: dict[str, Callable[[BrowserContext, Run], Awaitable[None]]] = {"machines": probe_machine}
+"""Lines with a probe of their own; every other line gets `probe_page`."""
+
+
+# --- running it -------------------------------------------------------------------------
+
+
+async def probe_one(chromium: Chromium, target: Target, run: Run) -> ProductProbe:
+    started = time.monotonic()
+    result = run.result
+    browser = await chromium.get()
+    context = await browser.new_context(viewport=DESKTOP, device_scale_factor=1)
+    try:
+        body = PROBES.get(target.line.name, probe_page)
+        await asyncio.wait_for(body(context, run), PRODUCT_SECONDS)
+    except TimeoutError:
+        result.problems.append(f"the probe did not finish within {PRODUCT_SECONDS:g} s")
+    except Stop as stop:
+        result.problems.append(str(stop))
+    except PlaywrightError as error:
+        result.problems.append(f"the browser failed while probing: {one_line(error.message)}")
+    except Exception as error:  # a product must not take the whole call down with a traceback
+        result.problems.append(
+            f"the probe failed on this product: {type(error).__name__}: {one_line(str(error))}"
+        )
+    finally:
+        try:
+            await asyncio.wait_for(context.close(), CLOSE_SECONDS)
+        except (TimeoutError, PlaywrightError):
+            await chromium.discard(browser)
+    if run.shots_only:
+        # Only a page that could not be opened at all fails a shots-only run.
+        result.ok = bool(result.details.get("loaded"))
+        result.problems = [] if result.ok else result.problems
+    else:
+        result.ok = not result.problems and all(f.ok for f in result.findings)
+    result.seconds = round(time.monotonic() - started, 3)
+    return result
+
+
+async def probe_async(
+    workspace: Path,
+    chosen: list[Target],
+    *,
+    out: Path,
+    shots_only: bool,
+    jobs: int,
+    parity: bool,
+) -> ProbeReport:
+    gate = asyncio.Semaphore(max(1, jobs))
+    async with async_playwright() as playwright:
+        chromium = Chromium(playwright)
+        await chromium.get()  # a missing browser is one error, not one per product
+
+        async def guarded(target: Target) -> ProductProbe:
+            async with gate:
+                result = ProductProbe(slug=target.slug, line=target.line.name)
+                run = Run(target, result, out, workspace, shots_only, parity)
+                return await probe_one(chromium, target, run)
+
+        try:
+            results = await asyncio.gather(*(guarded(t) for t in chosen))
+        finally:
+            await chromium.close()
+    return ProbeReport(results=list(results))
+
+
+def probe(
+    workspace: Path,
+    slugs: list[str] | None = None,
+    *,
+    all: bool = False,
+    line: str = "machines",
+    out: Path | None = None,
+    shots_only: bool = False,
+    jobs: int | None = None,
+    parity: bool = False,
+) -> ProbeReport:
+    """Probe the named products (default: the newest catalogue entry) and write their screenshots.
+
+    Raises ProbeError when it cannot run at all: no catalogue, no such slug, no browser.
+    """
+    workspace = workspace.resolve()
+    try:
+        described = line_named(line)
+    except KeyError as error:
+        raise ProbeError(str(error.args[0])) from None
+    chosen = targets(workspace, slugs, all, described)
+    out = out if out is not None else workspace / ".factory" / "shots"
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ProbeError(f"{out}: cannot create the screenshot folder ({error.strerror})") from None
+    return asyncio.run(
+        probe_async(
+            workspace, chosen, out=out, shots_only=shots_only, jobs=jobs or 2, parity=parity
+        )
+    )

@@ -1,0 +1,295 @@
+// The in-page half of `factory probe`: one function evaluated inside the
+// product's page as `(request) => result`, where request is {step, args}.
+//
+// It only reads the page and calls window.machine; it never waits, never
+// schedules anything, and never throws: every failure comes back as data so
+// the Python half can word it as one line. Each step runs to completion in a
+// single evaluate, so the page's own animation loop cannot interleave.
+(request) => {
+  const fold = (text) => String(text).toLowerCase().split(/\s+/).filter(Boolean).join(" ");
+  const describe = (error) => {
+    try {
+      const text = error && error.message !== undefined ? `${error.name || "Error"}: ${error.message}` : String(error);
+      return text.split("\n")[0].slice(0, 200);
+    } catch (_) {
+      return "an unprintable error";
+    }
+  };
+
+  // A call into the product; a throw becomes a tagged failure the caller stops on.
+  class Failed {
+    constructor(text) { this.text = text; }
+  }
+  const attempt = (label, fn) => {
+    try {
+      return fn();
+    } catch (error) {
+      throw new Failed(`${label} threw ${describe(error)}`);
+    }
+  };
+  const quote = (text) => JSON.stringify(String(text));
+
+  const m = () => window.machine;
+  const reset = () => attempt("window.machine.reset()", () => m().reset());
+  const tick = (s) => attempt(`window.machine.tick(${s})`, () => m().tick(s));
+  const state = () => attempt("window.machine.state()", () => m().state());
+  const alarms = () => {
+    const s = state();
+    if (!s || !Array.isArray(s.alarms)) throw new Failed("window.machine.state().alarms is not an array");
+    return s.alarms;
+  };
+
+  // Every number in a state, by path; for the finite rule and the quantities finding.
+  const numbers = (value, path, out, depth) => {
+    if (typeof value === "number") out.push([path, value]);
+    else if (value && typeof value === "object" && depth < 6) {
+      const keys = Array.isArray(value) ? value.keys() : Object.keys(value);
+      let n = 0;
+      for (const key of keys) {
+        if (n++ > 200) break;
+        numbers(value[key], path ? `${path}.${key}` : String(key), out, depth + 1);
+      }
+    }
+    return out;
+  };
+  const ranges = {};
+  const sample = () => {
+    for (const [path, value] of numbers(state(), "", [], 0)) {
+      if (!Number.isFinite(value)) continue;
+      const range = ranges[path];
+      if (!range) ranges[path] = [value, value];
+      else {
+        range[0] = Math.min(range[0], value);
+        range[1] = Math.max(range[1], value);
+      }
+    }
+  };
+
+  const visible = (el) => {
+    const box = el.getBoundingClientRect();
+    if (box.width <= 0 || box.height <= 0) return false;
+    if (el.checkVisibility && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
+    return true;
+  };
+  // Visible and at least partly inside the viewport, or a visible descendant
+  // is (a wrapper with display: contents has no box of its own).
+  const onScreen = (el) =>
+    [el, ...el.querySelectorAll("*")].some((e) => {
+      if (!visible(e)) return false;
+      const box = e.getBoundingClientRect();
+      return box.right > 0 && box.bottom > 0 && box.left < innerWidth && box.top < innerHeight;
+    });
+  const byData = (attribute, name) =>
+    [...document.querySelectorAll(`[${attribute}]`)].filter((el) => fold(el.getAttribute(attribute)) === fold(name));
+
+  const steps = {
+    // Rule 2: the fixed API and its fault list against the catalogue's.
+    api({ faults }) {
+      const problems = [];
+      let machine;
+      try {
+        machine = window.machine;
+      } catch (error) {
+        return { problems: [`reading window.machine threw ${describe(error)}`] };
+      }
+      if (machine === undefined || machine === null || typeof machine !== "object") {
+        return { problems: ["window.machine is missing (assign it inside machine.js's IIFE)"] };
+      }
+      try {
+        if (typeof machine.name !== "string" || !machine.name.trim()) problems.push("window.machine.name is not a non-empty string");
+        const own = machine.faults;
+        if (!Array.isArray(own) || own.length === 0) problems.push("window.machine.faults is not a non-empty array");
+        for (const fn of ["state", "tick", "inject", "reset"]) {
+          if (typeof machine[fn] !== "function") problems.push(`window.machine.${fn} is not a function`);
+        }
+        if (Array.isArray(own)) {
+          const extra = own.filter((f) => !faults.includes(f));
+          const missing = faults.filter((f) => !own.includes(f));
+          if (extra.length) problems.push(`window.machine.faults has ${extra.map(quote).join(", ")} that the catalogue entry does not list`);
+          if (missing.length) problems.push(`the catalogue lists fault ${missing.map(quote).join(", ")} that window.machine.faults does not`);
+        }
+        if (typeof machine.state === "function") alarms();
+      } catch (error) {
+        problems.push(error instanceof Failed ? error.text : describe(error));
+      }
+      return { problems };
+    },
+
+    // Rule 3: each catalogue control is an element on screen at load.
+    controls({ names }) {
+      window.scrollTo(0, 0);
+      const missing = [];
+      const hidden = [];
+      for (const name of names) {
+        const found = byData("data-control", name);
+        if (!found.length) missing.push(name);
+        else if (!found.some(onScreen)) hidden.push(name);
+      }
+      return { missing, hidden };
+    },
+
+    // Rule 4: the manual's parts, before anything is clicked.
+    manualParts() {
+      const problems = [];
+      const dialog = document.querySelector("dialog[data-manual]");
+      if (!dialog) problems.push("no <dialog data-manual> on the panel");
+      else {
+        const frame = [...dialog.querySelectorAll("iframe")].some((f) => /(^|\/)manual\.html$/.test(f.getAttribute("src") || ""));
+        if (!frame) problems.push('the manual dialog holds no <iframe src="manual.html">');
+        if (dialog.open) problems.push("the manual dialog is open on load (it must start closed)");
+      }
+      if (!document.querySelector('[data-action="manual"]')) problems.push('no control with data-action="manual" opens the manual');
+      if (!document.querySelector('[data-action="close-manual"]')) problems.push('no control with data-action="close-manual" closes the manual');
+      return { problems };
+    },
+    manualOpen() {
+      const dialog = document.querySelector("dialog[data-manual]");
+      return Boolean(dialog && dialog.open);
+    },
+
+    // Rule 7: sideways overflow, and the opener on a phone.
+    overflow() {
+      const root = document.documentElement;
+      return { wide: root.scrollWidth, width: root.clientWidth };
+    },
+    openerVisible() {
+      return [...document.querySelectorAll('[data-action="manual"]')].some((el) => {
+        if (!visible(el)) return false;
+        const box = el.getBoundingClientRect();
+        return box.right > 0 && box.left < innerWidth;
+      });
+    },
+
+    // Rule 5: alarm-free after reset; each fault alarms within 60 s; reset clears it.
+    alarms({ faults }) {
+      const out = { problems: [], seconds: {}, cleared: {}, ranges };
+      try {
+        reset();
+        tick(5);
+        sample();
+        const early = alarms();
+        if (early.length) out.problems.push(`after reset(); tick(5) alarms are active: ${early.map(quote).join(", ")}`);
+        for (const fault of faults) {
+          reset();
+          tick(5);
+          attempt(`window.machine.inject(${quote(fault)})`, () => m().inject(fault));
+          let seconds = alarms().length ? 0 : null;
+          for (let s = 1; seconds === null && s <= 60; s++) {
+            tick(1);
+            sample();
+            if (alarms().length) seconds = s;
+          }
+          out.seconds[fault] = seconds;
+          reset();
+          tick(5);
+          const left = alarms();
+          out.cleared[fault] = left.length === 0;
+          if (seconds === null) out.problems.push(`fault ${quote(fault)} raised no alarm within 60 x tick(1) after inject()`);
+          if (left.length) out.problems.push(`after fault ${quote(fault)}, reset(); tick(5) leaves alarms active: ${left.map(quote).join(", ")}`);
+        }
+      } catch (error) {
+        out.problems.push(error instanceof Failed ? error.text : describe(error));
+      }
+      return out;
+    },
+
+    // Rule 6: 600 simulated seconds from reset, every number finite.
+    run({ seconds }) {
+      const out = { problems: [], ranges };
+      try {
+        reset();
+        sample();
+        for (let s = 1; s <= seconds; s++) {
+          tick(1);
+          const bad = numbers(state(), "", [], 0).filter(([, value]) => !Number.isFinite(value));
+          if (bad.length) {
+            out.problems.push(`state() holds a non-finite number after ${s} x tick(1): ${bad.slice(0, 3).map(([p, v]) => `${p} = ${v}`).join(", ")}`);
+            break;
+          }
+          sample();
+        }
+      } catch (error) {
+        out.problems.push(error instanceof Failed ? error.text : describe(error));
+      }
+      return out;
+    },
+
+    // The keyboard finding: record where Tab lands, then operate each control.
+    focusStart() {
+      window.__factoryProbeFocus = [];
+      document.addEventListener("focusin", (e) => window.__factoryProbeFocus.push(e.target), true);
+      if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur();
+      const focusable = 'a[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable="true"]';
+      return [...document.querySelectorAll(focusable)].filter((el) => el.tabIndex >= 0 && !el.disabled && visible(el)).length;
+    },
+    focusReached({ names }) {
+      const reached = {};
+      (window.__factoryProbeFocus || []).forEach((el, index) => {
+        const control = el.closest && el.closest("[data-control]");
+        if (!control) return;
+        const name = names.find((n) => fold(n) === fold(control.getAttribute("data-control")));
+        if (name && !(name in reached)) reached[name] = { index, kind: el.tagName === "INPUT" ? el.type : el.tagName.toLowerCase() };
+      });
+      return reached;
+    },
+    focusOn({ index }) {
+      const el = window.__factoryProbeFocus[index];
+      el.focus();
+      return document.activeElement === el;
+    },
+    fingerprint({ index }) {
+      const el = window.__factoryProbeFocus[index];
+      const control = el.closest("[data-control]") || el;
+      const parts = [control, ...control.querySelectorAll("*")].map((e) =>
+        [e.value, e.checked, e.className, e.getAttribute("aria-pressed"), e.getAttribute("aria-checked"),
+          e.getAttribute("aria-valuenow"), e.textContent].join("|"));
+      let snapshot;
+      try {
+        snapshot = JSON.stringify(state());
+      } catch (_) {
+        snapshot = "";
+      }
+      return parts.join("\n") + "\n" + snapshot;
+    },
+
+    // The fault-controls finding: a visible [data-fault] control per fault.
+    faultControl({ fault }) {
+      try {
+        reset();
+        tick(5);
+      } catch (error) {
+        return { error: error instanceof Failed ? error.text : describe(error) };
+      }
+      const all = [...document.querySelectorAll("[data-fault]")];
+      const index = all.findIndex((el) => fold(el.getAttribute("data-fault")) === fold(fault) && visible(el));
+      if (index >= 0) return { index };
+      return { error: byData("data-fault", fault).length ? `the data-fault=${quote(fault)} control is not visible` : `no control carries data-fault=${quote(fault)}` };
+    },
+    faultAlarm() {
+      try {
+        let seconds = alarms().length ? 0 : null;
+        for (let s = 1; seconds === null && s <= 60; s++) {
+          tick(1);
+          sample();
+          if (alarms().length) seconds = s;
+        }
+        reset();
+        return { seconds, ranges };
+      } catch (error) {
+        return { error: error instanceof Failed ? error.text : describe(error) };
+      }
+    },
+    settle({ seconds }) {
+      try {
+        for (let s = 0; s < seconds; s++) {
+          tick(1);
+          sample();
+        }
+        return { ranges };
+      } catch (error) {
+        return { error: error instanceof Failed ? error.text : describe(error) };
+      }
+    },
+  };
+  return steps[request.step](request.args || {});
+}
