@@ -145,38 +145,270 @@ def probe(
 
 # --- the row: export, ship, rows -------------------------------------------------------
 
+RowsOutOption = typer.Option(None, "--out", help="Rows folder (default trajectories/).")
+RowsFolderArgument = typer.Argument(Path("trajectories"), help="A rows folder.")
 
 @app.command()
-def export() -> None:
+def export(
+    ref: str | None = typer.Argument(None, help="A session id, unique prefix, or `last`."),
+    all_tips: bool = typer.Option(False, "--all", help="Every chain tip."),
+    workspace: Path = WorkspaceOption,
+    out: Path | None = RowsOutOption,
+    snapshots: bool = typer.Option(True, "--snapshots/--no-snapshots", help="Keep earlier states."),
+    fmt: str = typer.Option("row", "--format", help="row (the cards) or sft (zenyx)."),
+    rejects: bool = typer.Option(False, "--rejects", help="Rejected rows go to rejects/."),
+) -> None:
     """Export a session chain as a dataset row (JSONL + images)."""
-    raise not_built("factory export")
+    from factory import config
+    from factory import export as rows_export
+    from factory.secretscan import SecretFound
+
+    if (ref is None) == (not all_tips):
+        raise fail("name a session (an id, a prefix or `last`) or pass --all, not both")
+    try:
+        settings = config.load_settings(workspace)
+        target = out if out is not None else workspace / settings.trajectories
+        options = dict(snapshots=snapshots, fmt=fmt, rejects=rejects)
+        options["secrets"] = config.secret_values(settings)
+        if all_tips:
+            paths = rows_export.export_all(workspace, target, **options)
+        else:
+            paths = [rows_export.export_row(workspace, ref or "", target, **options)]
+    except (config.ConfigError, rows_export.ExportError, SecretFound, ValueError) as error:
+        raise fail(str(error)) from None
+    for path in paths:
+        console.print(f"export: {path}", markup=False, highlight=False)
+    if not paths:
+        console.print("export: no sessions", markup=False, highlight=False)
 
 
 @app.command()
-def ship() -> None:
+def ship(
+    ref: str | None = typer.Argument(None, help="A session id, unique prefix, or `last`."),
+    pending: bool = typer.Option(False, "--pending", help="Retry every row not yet shipped."),
+    to: str | None = typer.Option(None, "--to", help="hf://datasets/OWNER/NAME or a folder."),
+    workspace: Path = WorkspaceOption,
+) -> None:
     """Publish exported rows to the Hub, or to the local trajectories folder."""
-    raise not_built("factory ship")
+    from factory import config
+    from factory import export as rows_export
+    from factory import ship as shipping
+    from factory.secretscan import SecretFound
+
+    if (ref is None) == (not pending):
+        raise fail("name a session (an id, a prefix or `last`) or pass --pending, not both")
+    try:
+        report = shipping.ship(workspace, shipping.PENDING if pending else ref or "", to)
+    except (config.ConfigError, rows_export.ExportError, shipping.ShipError, SecretFound) as error:
+        raise fail(str(error)) from None
+    if report.note:
+        console.print(f"ship: {report.note}", markup=False, highlight=False)
+    for row_id in report.shipped:
+        console.print(f"ship: {row_id} -> {report.target}", markup=False, highlight=False)
+    for row_id in report.skipped:
+        console.print(f"ship: {row_id} already at {report.target}", markup=False, highlight=False)
 
 
 @app.command()
-def rows() -> None:
+def rows(
+    folder: Path = RowsFolderArgument,
+    only_finished: bool = typer.Option(False, "--finished", help="Finished products only."),
+    only_tips: bool = typer.Option(False, "--tips", help="Chain tips only."),
+    critique: bool = typer.Option(False, "--critique", help="Design-critique rounds."),
+    as_json: bool = typer.Option(False, "--json", help="JSONL instead of a table."),
+) -> None:
     """The dataset cards' filters over a rows folder."""
-    raise not_built("factory rows")
+    import json
+
+    from rich.table import Table
+
+    from factory import rows as rows_filter
+
+    try:
+        chosen = rows_filter.select(
+            rows_filter.load_rows(folder), only_finished=only_finished, only_tips=only_tips
+        )
+    except rows_filter.RowsError as error:
+        raise fail(str(error)) from None
+    if critique:
+        lines = [r for row in chosen for r in rows_filter.critique_rounds(row)]
+        columns = ("id", "path", "images", "reply")
+    else:
+        lines = [rows_filter.summary(row) for row in chosen]
+        columns = ("id", "line", "product", "reason", "outcome", "check", "probe", "messages")
+    if as_json:
+        for line in lines:
+            print(json.dumps(line, ensure_ascii=False))
+        return
+    table = Table(*columns)
+    for line in lines:
+        table.add_row(*(str(line[c])[:80] for c in columns))
+    console.print(table)
+    console.print(f"{len(lines)} {'round(s)' if critique else 'row(s)'}", highlight=False)
 
 
 # --- the shift: shift, config, cron ----------------------------------------------------
 
 
 @app.command()
-def shift() -> None:
+def shift(
+    order: str = typer.Option(..., "--order", help="orders/NAME.yaml in the workspace, or a path."),
+    workspace: Path = WorkspaceOption,
+    provider: str | None = typer.Option(None, "--provider", help="openai, builtin, replay, auto."),
+    model: str | None = typer.Option(None, "--model", help="The model id the endpoint knows."),
+    base_url: str | None = typer.Option(None, "--base-url", help="An OpenAI-compatible endpoint."),
+    api_key_env: str | None = typer.Option(
+        None, "--api-key-env", help="The NAME of the variable holding the key."
+    ),
+    dry_run: bool = typer.Option(
+        False, "--dry-run", help="In a throwaway worktree: nothing landed, pushed or shipped."
+    ),
+    fresh: bool = typer.Option(False, "--fresh", help="Do not resume an unfinished session."),
+    max_minutes: float | None = typer.Option(None, "--max-minutes", help="Minutes for the model."),
+    no_land: bool = typer.Option(False, "--no-land", help="Leave the work on the shift branch."),
+    no_ship: bool = typer.Option(False, "--no-ship", help="Export the row but do not ship it."),
+    wait: float = typer.Option(0.0, "--wait", help="Seconds to wait for a running shift."),
+    quiet: bool = typer.Option(False, "--quiet", help="Print only the end (for cron)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the end as JSON."),
+) -> None:
     """One unattended shift: run the order, gate, land one commit, ship the row."""
-    raise not_built("factory shift")
+    import json
+
+    from factory import config as settings_layers
+    from factory import shift as shifts
+
+    flags = dict(provider=provider, model=model, base_url=base_url, api_key_env=api_key_env)
+    flags["max_minutes"] = max_minutes
+    try:
+        settings = settings_layers.load_settings(workspace, flags)
+        result = shifts.run_shift(
+            workspace,
+            settings,
+            order=order,
+            dry_run=dry_run,
+            fresh=fresh,
+            land=not no_land,
+            ship=not no_ship,
+            wait=wait,
+            on_event=None if (quiet or as_json) else _live_line,
+        )
+    except (settings_layers.ConfigError, shifts.ShiftError) as error:
+        raise fail(str(error)) from None
+    if as_json:
+        print(json.dumps(result.as_dict(), ensure_ascii=False, indent=2))
+    else:
+        _shift_summary(result)
+    raise typer.Exit(result.exit_code)
+
+
+def _live_line(event: str, fields: dict) -> None:
+    """One line per tool call, retry, nudge and shift note while the shift runs."""
+    text = None
+    if event == "shift":
+        text = f"[cyan]shift[/] {fields.get('note', '')}"
+    elif event == "tool":
+        mark = "[green]ok[/]" if fields.get("ok") else "[red]error[/]"
+        shown = fields.get("display") or fields.get("name", "")
+        text = f"  {mark} {shown} [dim]{fields.get('seconds', 0):.2f}s[/]"
+    elif event == "retry":
+        text = f"  [yellow]retry[/] {fields.get('status', '')} in {fields.get('wait', 0):.0f}s"
+    elif event == "nudge":
+        text = f"  [yellow]nudge[/] {fields.get('why', '')}"
+    elif event == "usage" and (fields.get("input") or fields.get("output")):
+        text = f"  [dim]tokens {fields.get('input', 0)} in, {fields.get('output', 0)} out[/]"
+    if text:
+        console.print(text, highlight=False, soft_wrap=True)
+
+
+def _shift_summary(result) -> None:  # noqa: ANN001 - a ShiftResult, imported lazily
+    from rich.table import Table
+
+    from factory.shift import GATE
+
+    if result.running:
+        console.print(f"shift: a shift is running ({result.running}); nothing to do")
+        return
+    table = Table(show_header=False, box=None, pad_edge=False)
+    product = result.product or {}
+    verdict = result.verdict
+    judged = "not run" if verdict is None else ("passed" if verdict.ok else "failed")
+    rows = [
+        ("product", f"{product.get('name', '-')} ({product.get('slug', 'no new entry')})"),
+        ("outcome", result.reason + (f": {result.summary}" if result.summary else "")),
+        ("gates", f"check {GATE[result.catalogue_check] or 'not run'}, "
+                  f"probe {GATE[result.probe] or 'not run'}"),
+        ("judge", judged),
+        ("iterations", f"{result.iterations} ({result.calls} tool calls)"),
+        ("tokens", f"{result.tokens.get('input', 0)} in, {result.tokens.get('output', 0)} out"),
+        ("cost", f"${result.cost:.4f}"),
+        ("duration", f"{result.seconds:.0f} s"),
+        ("commit", (result.commit[:12] + (" (pushed)" if result.pushed else ""))
+                   if result.committed else "none"),
+        ("session", str(result.session_path or "-")),
+        ("row", str(result.row or "-")),
+    ]  # fmt: skip
+    if result.dry_run:
+        rows.insert(0, ("worktree", str(result.workspace)))
+    for name, value in rows:
+        table.add_row(f"[bold]{name}[/]", value)
+    console.print(table)
+    for reason in verdict.reasons if verdict else []:
+        console.print(f"  judge: {reason}", markup=False, highlight=False)
+    for problem in result.gate_problems[:20]:
+        console.print(f"  gate: {problem}", markup=False, highlight=False)
+    for note in result.notes:
+        console.print(f"  note: {note}", markup=False, highlight=False)
 
 
 @app.command()
-def config() -> None:
+def config(workspace: Path = WorkspaceOption) -> None:
     """Print the resolved configuration, secrets masked."""
-    raise not_built("factory config")
+    import json
+
+    from factory import config as settings_layers
+
+    try:
+        settings = settings_layers.load_settings(workspace)
+    except settings_layers.ConfigError as error:
+        raise fail(str(error)) from None
+    print(json.dumps(settings_layers.masked(settings), indent=2, ensure_ascii=False))
+
+
+cron_app = typer.Typer(help="Run a shift every 30 minutes from this machine's crontab.")
+app.add_typer(cron_app, name="cron")
+CronOrderOption = typer.Option("new-machine", "--order", help="The standing order to run.")
+
+
+@cron_app.command("print")
+def cron_print(workspace: Path = WorkspaceOption, order: str = CronOrderOption) -> None:
+    """Print the crontab line (every 30 minutes, with the shift lock and a log file)."""
+    from factory import cron
+
+    print(cron.cron_line(workspace, order))
+
+
+@cron_app.command("install")
+def cron_install(workspace: Path = WorkspaceOption, order: str = CronOrderOption) -> None:
+    """Add (or replace) this workspace's line in the user's crontab."""
+    from factory import cron
+
+    try:
+        line = cron.install(workspace, order)
+    except cron.CronError as error:
+        raise fail(str(error)) from None
+    console.print(f"cron: installed: {line}", markup=False, highlight=False)
+
+
+@cron_app.command("remove")
+def cron_remove(workspace: Path = WorkspaceOption) -> None:
+    """Remove this workspace's line from the user's crontab."""
+    from factory import cron
+
+    try:
+        removed = cron.remove(workspace)
+    except cron.CronError as error:
+        raise fail(str(error)) from None
+    console.print("cron: removed" if removed else "cron: no line for this workspace")
 
 
 # --- the shelf site --------------------------------------------------------------------
@@ -191,7 +423,7 @@ OutOption = typer.Option(
 
 
 def _site_built(workspace: Path, out: Path | None) -> Path:
-    from factory.site import SiteRefused, build_site
+    from factory.site import SiteError, SiteRefused, build_site
 
     try:
         built = build_site(workspace, out)
@@ -199,10 +431,12 @@ def _site_built(workspace: Path, out: Path | None) -> Path:
         for problem in refused.problems:
             errors.print(problem, highlight=False, soft_wrap=True, markup=False)
         raise fail(f"site not built: {workspace} does not pass factory check", 1) from None
+    except SiteError as error:
+        raise fail(f"site not built: {error}", 2) from None
     except OSError as error:
         raise fail(f"{error.filename or workspace}: {error.strerror or error}", 2) from None
     counts = ", ".join(f"{n} {line}" for line, n in built.counts.items())
-    console.print(f"built {built.out} ({counts})", highlight=False)
+    console.print(f"built {built.out} ({counts})", highlight=False, soft_wrap=True)
     return built.out
 
 
@@ -228,7 +462,9 @@ def site_serve(
         httpd = server(folder, port)
     except OSError as error:
         raise fail(f"cannot listen on 127.0.0.1:{port}: {error.strerror or error}", 2) from None
-    console.print(f"serving {folder} at {address(httpd)} (Ctrl-C stops)", highlight=False)
+    console.print(
+        f"serving {folder} at {address(httpd)} (Ctrl-C stops)", highlight=False, soft_wrap=True
+    )
     try:
         httpd.serve_forever()
     except KeyboardInterrupt:

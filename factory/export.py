@@ -14,7 +14,9 @@ import json
 import os
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
 
 from factory import card, session
 from factory.lines import Line, all_lines
@@ -36,6 +38,37 @@ UNCOUNTED_EVENTS = ("usage",)
 """Token accounting, not a happening: the outcome carries the totals."""
 
 GATE_VALUES = {True: "success", False: "failure", None: ""}
+
+
+class Message(BaseModel):
+    """One row message: the OpenAI chat convention plus the factory's `type`."""
+
+    model_config = ConfigDict(extra="allow")
+
+    role: Literal["system", "user", "assistant", "tool"]
+    type: Literal["user", "bot", "activity", "attachment", "checkpoint", "instructions"]
+    content: str | list[dict[str, str]]
+
+
+class Row(BaseModel):
+    """The row as the cards define it; additive fields (a line side, `tools`) are allowed."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str
+    chain: list[str]
+    task: str
+    model: str
+    provider: str
+    driver: str
+    started: str
+    ended: str
+    outcome: dict[str, Any] | None = None
+    complete: bool
+    messages: list[Message]
+    snapshots: list[list[Message]]
+    images: list[str]
+    events: dict[str, int]
 
 
 class ExportError(ValueError):
@@ -336,7 +369,8 @@ def resolve_image(chain: list[Session], image: str) -> Path:
 
 
 def write_row(row: dict[str, Any], folder: Path, chain: list[Session]) -> Path:
-    """Images first, the JSONL last: a row whose line exists is a whole row."""
+    """`<folder>/<newest id>.jsonl` and its images. Images first, the JSONL last:
+    a row whose line exists is a whole row."""
     for image in row.get("images", []):
         target = folder / image
         if not target.exists():
@@ -344,7 +378,7 @@ def write_row(row: dict[str, Any], folder: Path, chain: list[Session]) -> Path:
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(resolve_image(chain, image), tmp)
             os.replace(tmp, target)
-    path = folder / f"{row['id']}.jsonl"
+    path = folder / f"{chain[-1].id}.jsonl"
     atomic_write(path, row_bytes(row))
     return path
 
