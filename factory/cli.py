@@ -12,6 +12,7 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 app = typer.Typer(
     help="An unattended software factory: one standing order, one new product a shift.",
@@ -42,9 +43,183 @@ app.add_typer(sessions_app, name="sessions")
 
 
 @app.command()
-def run() -> None:
+def run(
+    order: str = typer.Option(
+        ..., "--order", help="NAME (orders/NAME.yaml in the workspace) or a path."
+    ),
+    workspace: Path = WorkspaceOption,
+    provider: str | None = typer.Option(None, "--provider", help="openai, replay or builtin."),
+    base_url: str | None = typer.Option(None, "--base-url", help="An OpenAI-compatible endpoint."),
+    model: str | None = typer.Option(None, "--model", help="The model id the endpoint knows."),
+    api_key_env: str | None = typer.Option(
+        None, "--api-key-env", help="The NAME of the variable holding the key."
+    ),
+    vision: bool | None = typer.Option(None, "--vision/--no-vision", help="Offer the view tool."),
+    max_iterations: int | None = typer.Option(None, "--max-iterations", help="Model calls."),
+    max_minutes: float | None = typer.Option(None, "--max-minutes", help="Wall-clock minutes."),
+    max_cost: float | None = typer.Option(None, "--max-cost", help="Dollars; 0 is no limit."),
+    quiet: bool = typer.Option(False, "--quiet", help="Print only the end (for cron)."),
+    as_json: bool = typer.Option(False, "--json", help="Print a machine-readable summary."),
+) -> None:
     """Run a standing order once with a model, through real tools, recording every step."""
-    raise not_built("factory run")
+    import json
+    import signal
+    import threading
+
+    from factory import config, loop, session
+    from factory.drivers import DriverError, make_model
+    from factory.drivers.replay import ReplayError
+    from factory.order import OrderError, load_order
+
+    flags = dict(
+        provider=provider, base_url=base_url, model=model, api_key_env=api_key_env,
+        vision=vision, max_iterations=max_iterations, max_minutes=max_minutes, max_cost=max_cost,
+    )  # fmt: skip
+    try:
+        settings = config.load_settings(workspace, flags)
+        the_order = load_order(workspace, order)
+        session_id = session.new_id()
+        the_model = make_model(settings, workspace, session_id)
+    except (config.ConfigError, OrderError, DriverError, ReplayError) as error:
+        raise fail(str(error)) from None
+
+    abort = threading.Event()
+
+    def terminate(signum: int, frame: object) -> None:
+        if not abort.is_set():  # once: a second signal must not cut the outcome record
+            abort.set()
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, terminate)
+    display = _RunDisplay(quiet=quiet or as_json)
+    with display:
+        result = loop.run(
+            the_model, the_order, workspace, settings,
+            session_id=session_id, abort=abort, on_event=display.show,
+        )  # fmt: skip
+    summary = {
+        "session": result.session_id, "reason": result.reason, "iterations": result.iterations,
+        "calls": result.calls, "tokens": result.tokens, "cost": result.cost,
+        "log": str(result.log_path), "summary": result.summary,
+    }  # fmt: skip
+    if as_json:
+        print(json.dumps(summary))
+    else:
+        style = "green" if result.settled else "red"
+        console.print(
+            f"[bold {style}]{result.reason}[/] {result.session_id}: {result.iterations} turns, "
+            f"{result.calls} calls, {result.tokens['input']}+{result.tokens['output']} tokens, "
+            f"${result.cost:.4f}",
+            highlight=False,
+        )
+        if result.summary:
+            console.print(result.summary, markup=False, highlight=False, soft_wrap=True)
+    raise typer.Exit(0 if result.settled else 1)
+
+
+class _RunDisplay:
+    """The live view of a run: one line per tool call, retry, nudge; a status line of tokens."""
+
+    def __init__(self, quiet: bool):
+        self.quiet = quiet
+        self.turn = 0
+        self.tokens = [0, 0]
+        self.status = None if quiet else console.status("starting")
+
+    def __enter__(self) -> _RunDisplay:
+        if self.status is not None:
+            self.status.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.status is not None:
+            self.status.__exit__(*exc)
+
+    def show(self, name: str, fields: dict) -> None:
+        if self.quiet:
+            return
+        line = None
+        if name == "iteration":
+            self.turn = fields.get("n", self.turn)
+        elif name == "usage":
+            self.tokens[0] += fields.get("input", 0)
+            self.tokens[1] += fields.get("output", 0)
+        elif name == "tool":
+            mark = "[green]ok[/]" if fields.get("ok") else "[red]!![/]"
+            shown = escape(str(fields.get("display") or ""))
+            line = f"{mark} {fields.get('name')} [dim]{shown}[/] {fields.get('seconds', 0):.2f}s"
+        elif name == "retry":
+            line = f"[yellow]retry[/] {fields.get('status')} in {fields.get('wait', 0):g}s: {escape(str(fields.get('why')))}"
+        elif name == "nudge":
+            line = f"[yellow]nudge[/] {fields.get('why')} ({fields.get('n')})"
+        elif name == "compaction":
+            line = f"[cyan]compacted[/] {fields.get('dropped')} messages ({fields.get('how')})"
+        if line:
+            console.print(line, highlight=False, soft_wrap=True)
+        if self.status is not None:
+            self.status.update(f"turn {self.turn} · tokens {self.tokens[0]}+{self.tokens[1]}")
+
+
+@sessions_app.command("list")
+def sessions_list(workspace: Path = WorkspaceOption) -> None:
+    """Every recorded session: id, order, model, started, reason, turns."""
+    from rich.table import Table
+
+    from factory import session
+
+    table = Table("id", "order", "model", "started", "reason", "turns")
+    for path in session.list_sessions(workspace):
+        try:
+            recorded = session.load(path)
+        except (ValueError, OSError) as error:
+            table.add_row(path.stem, "", "", "", f"unreadable: {error}", "")
+            continue
+        outcome = recorded.outcome or {}
+        turns = outcome.get("iterations", recorded.events.get("iteration", 0))
+        table.add_row(
+            recorded.id, str(recorded.meta.get("order") or ""), str(recorded.meta.get("model") or ""),
+            recorded.started[:19], str(outcome.get("reason") or "(unfinished)"), str(turns),
+        )  # fmt: skip
+    console.print(table)
+
+
+@sessions_app.command("show")
+def sessions_show(
+    ref: str = typer.Argument(..., help="A session id, unique prefix, or `last`."),
+    workspace: Path = WorkspaceOption,
+) -> None:
+    """One session: its meta, every message, the event counts and the outcome."""
+    from factory import session
+
+    try:
+        recorded = session.load(session.find(workspace, ref))
+    except (LookupError, ValueError, OSError) as error:
+        raise fail(str(error)) from None
+    meta = recorded.meta
+    console.print(f"[bold]{recorded.id}[/] {meta.get('order')} · {meta.get('model')} "
+                  f"({meta.get('driver')}) · started {recorded.started}", highlight=False)  # fmt: skip
+    if meta.get("continues"):
+        console.print(f"continues {meta['continues']} (chain {' > '.join(recorded.chain)})")
+    for message in recorded.messages:
+        console.print(_message_line(message), highlight=False, soft_wrap=True)
+    console.print(f"events: {recorded.events}", highlight=False, markup=False)
+    outcome = recorded.outcome
+    console.print(
+        f"outcome: {outcome if outcome else '(unfinished)'}", highlight=False, markup=False
+    )
+
+
+def _message_line(message: dict) -> str:
+    kind = message.get("type", message.get("role"))
+    content = message.get("content")
+    if isinstance(content, list):
+        text = " ".join(p.get("text") or p.get("image", "") for p in content)
+    else:
+        text = str(content or "")
+    for call in message.get("tool_calls") or []:
+        text += f" -> {call['function']['name']}({call['function']['arguments'][:120]})"
+    text = " ".join(text.split())
+    return f"[bold]{kind:>12}[/] {escape(text[:200])}"
 
 
 # --- gates: check, probe ---------------------------------------------------------------
