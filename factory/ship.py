@@ -92,10 +92,13 @@ def _status(error: Exception) -> int | None:
 
 
 def _transient(error: Exception) -> bool:
-    import httpx
-
+    """5xx, 408 and dropped connections. The HTTP library under `huggingface_hub`
+    changes between releases, so its transport errors are known by class name."""
     status = _status(error)
-    return isinstance(error, httpx.TransportError) or (status is not None and status >= 500)
+    if status is not None:
+        return status >= 500 or status == 408
+    dropped = any(cls.__name__ == "TransportError" for cls in type(error).__mro__)
+    return dropped or isinstance(error, ConnectionError | TimeoutError)
 
 
 def retrying(call: Callable[[], Any], sleep: Callable[[float], None], what: str) -> Any:

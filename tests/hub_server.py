@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import json
 import re
 import threading
@@ -45,6 +46,22 @@ class Repo:
         return self.commits[-1]["oid"] if self.commits else "0" * 40
 
 
+class _Discard:
+    """A request stand-in whose answer goes nowhere (for `lose_answer`)."""
+
+    def __init__(self) -> None:
+        self.wfile = io.BytesIO()
+
+    def send_response(self, *args: Any) -> None:
+        pass
+
+    def send_header(self, *args: Any) -> None:
+        pass
+
+    def end_headers(self) -> None:
+        pass
+
+
 class FakeHub:
     """Run with `with FakeHub(token) as hub:`; `hub.endpoint` goes to `HfApi(endpoint=...)`."""
 
@@ -52,6 +69,7 @@ class FakeHub:
         self.token = token
         self.repos: dict[str, Repo] = {}
         self.faults: dict[str, list[int]] = {}
+        self.lost: dict[str, int] = {}
         self.requests: list[tuple[str, str]] = []
         self.lock = threading.Lock()
         hub = self
@@ -71,7 +89,9 @@ class FakeHub:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.endpoint = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     def __enter__(self) -> FakeHub:
         self.thread.start()
@@ -84,6 +104,10 @@ class FakeHub:
     def fail(self, route: str, *statuses: int) -> None:
         """Answer the next requests on `route` with these statuses, in order."""
         self.faults.setdefault(route, []).extend(statuses)
+
+    def lose_answer(self, route: str) -> None:
+        """Do the next request on `route`, then answer 502 as if the reply was lost."""
+        self.lost[route] = self.lost.get(route, 0) + 1
 
     def count(self, route: str) -> int:
         return sum(1 for _, name in self.requests if name == route)
@@ -112,6 +136,10 @@ class FakeHub:
             if method == "POST" and request.headers.get("Authorization") != f"Bearer {self.token}":
                 return self._send(request, 401, {"error": "Invalid credentials"})
             params = {k: unquote(v) if v else v for k, v in match.groupdict().items()}
+            if self.lost.get(name):
+                self.lost[name] -= 1
+                getattr(self, f"_{name}")(_Discard(), params, body, method)
+                return self._send(request, 502, {"error": "the answer was lost"})
             getattr(self, f"_{name}")(request, params, body, method)
 
     def _send(
@@ -151,7 +179,8 @@ class FakeHub:
         if asked.get("type") != "dataset":
             return self._send(request, 400, {"error": "only dataset repos here"})
         if repo_id in self.repos:
-            return self._send(request, 409, {"error": "You already created this dataset repo"})
+            url = f"{self.endpoint}/datasets/{repo_id}"
+            return self._send(request, 409, {"error": "You already created this repo", "url": url})
         self.repos[repo_id] = Repo()
         self._send(request, 200, {"url": f"{self.endpoint}/datasets/{repo_id}"})
 
