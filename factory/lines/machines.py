@@ -7,8 +7,10 @@ parts). Rules report problems as text; they never read files or print.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict
 
@@ -68,7 +70,12 @@ class MachineEntry(BaseModel):
 
 def rgb(text: object) -> Colour | None:
     """`#rrggbb` (any case, surrounding spaces allowed) as components, else None."""
-    found = HEX.fullmatch(text.strip().lower()) if isinstance(text, str) else None
+    return _rgb(text) if isinstance(text, str) else None
+
+
+@lru_cache(maxsize=4096)  # every entry is compared with every earlier one: parse once
+def _rgb(text: str) -> Colour | None:
+    found = HEX.fullmatch(text.strip().lower())
     if not found:
         return None
     value = int(found.group(1), 16)
@@ -77,7 +84,7 @@ def rgb(text: object) -> Colour | None:
 
 def distance(a: Colour, b: Colour) -> float:
     """Euclidean distance in sRGB, on 0-255 components."""
-    return sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5
+    return math.dist(a, b)
 
 
 def palette_of(entry: dict) -> list[Colour] | None:
