@@ -15,7 +15,7 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -148,7 +148,9 @@ class _Run:
     output_tokens: int = 0
     cost: float = 0.0
     nudged: dict[str, int] = field(default_factory=dict)
-    recent: list[str] = field(default_factory=list)
+    last_signature: str = ""
+    streak: int = 0
+    call_ids: set[str] = field(default_factory=set)
     last_input: int = 0
     measured_at: int = 0
 
@@ -220,6 +222,7 @@ class _Run:
             self.add(messages.user(prompt.BEGIN))
             return
         self.conversation = replayable(previous.messages)
+        self.call_ids = {c["id"] for m in self.conversation for c in messages.tool_calls(m)}
         self.log.append("inherit", messages=self.conversation, session=previous.id)
         reason = (previous.outcome or {}).get("reason")
         self.add(messages.instructions(prompt.resume_note(previous.id, reason)))
@@ -248,7 +251,8 @@ class _Run:
         self.iterations += 1
         self.event("iteration", n=self.iterations, finish=reply.finish_reason)
         self.account(reply)
-        calls = self.normalise(reply)
+        reply = self.normalise(reply)
+        calls = reply.tool_calls
         if reply.finish_reason == "length":
             self.cut_short(reply, calls)
         elif not calls and not reply.content.strip():
@@ -299,10 +303,7 @@ class _Run:
         if ending is not None:
             raise Stop(*ending)
         if cycled:
-            self.recent.clear()
             self.nudge("cycle")
-        else:
-            self.nudged.pop("cycle", None)
 
     def answer(self, call: ToolCall, text: str) -> None:
         self.add(messages.activity(call.id, call.name, text))
@@ -325,9 +326,16 @@ class _Run:
         self.add(messages.instructions(NUDGES[kind]))
 
     def repeated(self, call: ToolCall, result: str) -> bool:
-        self.recent.append(json.dumps([call.name, _canonical(call.arguments), result]))
-        del self.recent[:-REPEATS]
-        return len(self.recent) == REPEATS and len(set(self.recent)) == 1
+        """True on every third identical call-and-result in a row; anything new resets it."""
+        signature = json.dumps([call.name, _canonical(call.arguments), result])
+        if signature != self.last_signature:
+            self.last_signature, self.streak = signature, 0
+            self.nudged.pop("cycle", None)
+        self.streak += 1
+        if self.streak < REPEATS:
+            return False
+        self.streak = 0
+        return True
 
     # --- the model, under the error policy -------------------------------------------
 
@@ -478,22 +486,21 @@ class _Run:
                 return candidate.read_bytes()
         raise FileNotFoundError(f"image {ref} is in no blob folder of the chain")
 
-    def normalise(self, reply: Reply) -> list[ToolCall]:
-        """Calls with ids, taken from `<tool_call>` blocks when the server left them in text."""
-        found = list(reply.tool_calls)
-        if not found and "<tool_call>" in reply.content:
-            found = parse_tool_call_blocks(reply.content)
-            reply.content = TOOL_CALL_BLOCK.sub("", reply.content).strip()
-        seen: set[str] = set()
+    def normalise(self, reply: Reply) -> Reply:
+        """A copy with unique ids on every call, taken from `<tool_call>` blocks when the
+        server left them in the text. The driver's reply object is never changed."""
+        content, found = reply.content, list(reply.tool_calls)
+        if not found and "<tool_call>" in content:
+            found = parse_tool_call_blocks(content)
+            content = TOOL_CALL_BLOCK.sub("", content).strip()
         calls: list[ToolCall] = []
         for index, call in enumerate(found, 1):
             call_id = call.id
-            if not call_id or call_id in seen:
+            if not call_id or call_id in self.call_ids:
                 call_id = f"call_{self.session_id[-6:]}_{self.iterations}_{index}"
-            seen.add(call_id)
+            self.call_ids.add(call_id)
             calls.append(ToolCall(id=call_id, name=call.name, arguments=call.arguments or ""))
-        reply.tool_calls = calls
-        return calls
+        return replace(reply, content=content, tool_calls=calls)
 
 
 def parse_tool_call_blocks(content: str) -> list[ToolCall]:
