@@ -136,7 +136,9 @@ def _check_line(workspace: Path, line: Line, report: CheckReport, required: bool
             for file, message in _product_problems(workspace, line, entry, slug, report):
                 report.problems.append(Problem(line.name, index, slug, file, message))
 
-    listed = {e.get("slug") for e in entries if isinstance(e, dict)}
+    listed = {
+        e.get("slug") for e in entries if isinstance(e, dict) and isinstance(e.get("slug"), str)
+    }
     shelf = line.shelf_dir(workspace)
     if shelf.is_dir():
         for folder in sorted(p for p in shelf.iterdir() if p.is_dir() and p.name not in listed):
@@ -211,9 +213,14 @@ def _product_problems(
             f"{where} is {size // 1024} KB; the order asks for about {line.size_target // 1024} KB"
         )
 
-    sources = {
-        name: (folder / name).read_text(encoding="utf-8", errors="replace") for name in line.files
-    }
+    try:
+        sources = {
+            name: (folder / name).read_text(encoding="utf-8", errors="replace")
+            for name in line.files
+        }
+    except OSError as error:
+        yield where, f"cannot be read ({error.strerror}); fix its permissions"
+        return
     for name, text in sources.items():
         request = htmlscan.external_request(text)
         if request:

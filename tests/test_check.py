@@ -157,6 +157,7 @@ MUTATIONS = {
     "field missing": (set_entry(MACHINES, name=...), MACHINES, "missing or empty field 'name'"),
     "field blank": (set_entry(MACHINES, tagline="  "), MACHINES, "field 'tagline'"),
     "field not a string": (set_entry(MACHINES, kind=7), MACHINES, "field 'kind'"),
+    "slug not a string": (set_entry(MACHINES, slug=["a"]), MACHINES, "field 'slug'"),
     "controls too few": (
         set_entry(MACHINES, controls=["Steam Valve", "Feed Pump", "Bleed Valve"]),
         MACHINES,
