@@ -141,8 +141,32 @@ def run_shift(
     """One whole shift. `model` replaces staffing (tests hand in a scripted one)."""
     workspace = Path(workspace).resolve()
     if dry_run:
+        origin = workspace
         workspace = _dry_run_worktree(workspace)
         land = ship = False
+        try:
+            return _locked(
+                workspace, settings, order, True, fresh, land, ship, wait, on_event, model
+            )
+        except ShiftError:
+            # Nothing happened in it yet: a worktree left behind would only confuse.
+            landing.open_repo(origin).git.worktree("remove", "--force", str(workspace))
+            raise
+    return _locked(workspace, settings, order, False, fresh, land, ship, wait, on_event, model)
+
+
+def _locked(
+    workspace: Path,
+    settings: Settings,
+    order: str,
+    dry_run: bool,
+    fresh: bool,
+    land: bool,
+    ship: bool,
+    wait: float,
+    on_event: OnEvent | None,
+    model: Model | None,
+) -> ShiftResult:
     result = ShiftResult(workspace=workspace, order=order, dry_run=dry_run)
     lock = ShiftLock(workspace)
     if not lock.acquire(wait):
@@ -160,7 +184,10 @@ def run_shift(
 
 
 def _dry_run_worktree(workspace: Path) -> Path:
-    repo = landing.open_repo(workspace)
+    try:
+        repo = landing.open_repo(workspace)
+    except landing.LandingError as error:
+        raise ShiftError(str(error)) from None
     if not repo.head.is_valid():
         raise ShiftError(f"{workspace}: the repository has no commit yet")
     folder = Path(tempfile.mkdtemp(prefix="factory-dry-run-"))
@@ -292,9 +319,9 @@ class Shift:
         session_id = session.new_id()
         result.session_id = session_id
         model = self.staff(session_id)
-        repo = landing.open_repo(self.workspace)
         remote = self.settings.remote if not result.dry_run else None
         try:
+            repo = landing.open_repo(self.workspace)
             start = landing.begin(
                 repo, self.settings.branch, session_id, remote=remote, dry_run=result.dry_run
             )

@@ -314,11 +314,26 @@ def test_a_dry_run_lands_and_ships_nothing(workspace: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("order", "problem"),
-    [("no-such-order", "no such order"), ("new-machine", "not a factory workspace")],
+    ("case", "order", "problem"),
+    [
+        ("unknown order", "no-such-order", "no such order"),
+        ("not a workspace", "new-machine", "not a factory workspace"),
+        ("not a repository", "new-machine", "not a git repository"),
+        ("dry run outside a repository", "new-machine", "not a git repository"),
+        ("dry run of an unknown order", "no-such-order", "no such order"),
+    ],
 )
-def test_preflight_problems_are_one_line(tmp_path: Path, workspace: Path, order, problem) -> None:
-    where = workspace if order == "no-such-order" else tmp_path / "empty"
-    where.mkdir(exist_ok=True)
+def test_preflight_problems_are_one_line(
+    tmp_path: Path, workspace: Path, case, order, problem
+) -> None:
+    where = workspace
+    if case == "not a workspace":
+        where = tmp_path / "empty"
+        where.mkdir()
+    elif "repository" in case:
+        where = tmp_path / "plain"
+        shutil.copytree(workspace, where, ignore=shutil.ignore_patterns(".git"))
     with pytest.raises(ShiftError, match=problem):
-        run_shift(where, settings(), order=order, model=Scripted([]))
+        run_shift(where, settings(), order=order, model=Scripted([]), dry_run="dry" in case)
+    # A dry run that could not start leaves no worktree behind.
+    assert "factory-dry-run" not in git.Repo(workspace).git.worktree("list")
