@@ -337,3 +337,32 @@ def test_preflight_problems_are_one_line(
         run_shift(where, settings(), order=order, model=Scripted([]), dry_run="dry" in case)
     # A dry run that could not start leaves no worktree behind.
     assert "factory-dry-run" not in git.Repo(workspace).git.worktree("list")
+
+
+def test_the_command_over_http_with_a_scripted_endpoint(workspace: Path, openai_server) -> None:
+    """As a new user would: `factory shift` against an OpenAI-compatible server (scripted,
+    on 127.0.0.1, since no LLM can exist here), with the key in a named variable."""
+    from openai_server import reply, tool
+
+    openai_server.script(
+        reply(tool_calls=[tool("read", {"path": "catalogue/machines.json"})]),
+        reply(tool_calls=[tool("write", {"path": "notes.txt", "content": "over http"})]),
+        reply(tool_calls=[tool("failure", {"reason": "only a note this time"})]),
+    )
+    env = {**os.environ, "SHIFT_TEST_KEY": "sk-test-not-a-real-key-123456"}
+    done = subprocess.run(
+        [sys.executable, "-m", "factory.cli", "shift", "--order", "new-machine",
+         "-w", str(workspace), "--provider", "openai", "--base-url", openai_server.url,
+         "--model", "scripted-model", "--api-key-env", "SHIFT_TEST_KEY", "--json"],
+        capture_output=True, text=True, timeout=120, env=env,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr  # failed: not a finished product
+    summary = json.loads(done.stdout)
+    assert summary["outcome"] == "failed" and summary["staffed"].startswith("openai")
+    assert summary["committed"] and summary["commit"]
+    head = git.Repo(workspace).head.commit
+    assert head.summary == "shift: work in progress (failed)"
+    assert head.tree["notes.txt"].data_stream.read() == b"over http"
+    row = json.loads(Path(summary["row"]).read_text())
+    assert row["model"] == "scripted-model" and row["machinery"]["outcome"] == "failed"
+    assert "sk-test-not-a-real-key" not in Path(summary["row"]).read_text()
