@@ -68,10 +68,6 @@ def test_a_full_run_over_http_lists_reads_writes_shells_screenshots_views_and_se
     assert activities["read"].startswith("     1  <html>")
     assert KEY not in activities["shell"] and "TEST_PROVIDER_KEY" not in activities["shell"]
     assert activities["screenshot"].startswith("saved shot.png: a PNG image, 800x600 px")
-    assert (
-        if "reasoning" in log.messages[2]
-        else True
-    )
     bots = [m for m in log.messages if m["type"] == "bot"]
     assert bots[0]["reasoning"] == "first look around"
 
@@ -83,13 +79,6 @@ def test_a_full_run_over_http_lists_reads_writes_shells_screenshots_views_and_se
     url = image_part["image_url"]["url"]
     assert url.startswith("data:image/png;base64,")
     assert base64.b64decode(url.split(",", 1)[1]).startswith(b"\x89PNG")
-    assert (
-        all(
-            "type" not in m or m["role"] == "user" and isinstance(m["content"], list)
-            for m in wire[1:]
-            if m["role"] != "tool"
-        )
-    )
     assert not any("type" in m for m in wire)  # zot's own field never goes on the wire
     assert openai_server.headers[0]["authorization"] == f"Bearer {KEY}"
     assert KEY not in log.path.read_text()
