@@ -50,11 +50,15 @@ SHORT = 40
 HEX = re.compile(r"#[0-9a-fA-F]{6}")
 
 
-class SiteRefused(Exception):
-    """The workspace cannot be published; `problems` are one line each."""
+class SiteError(Exception):
+    """The site cannot be built at all (no workspace, the check cannot run): one line."""
+
+
+class SiteRefused(SiteError):
+    """`factory check` refuses the workspace; `problems` are its lines, one each."""
 
     def __init__(self, problems: list[str]) -> None:
-        super().__init__(f"{len(problems)} problem(s)")
+        super().__init__(f"{len(problems)} problem(s) in factory check")
         self.problems = problems
 
 
@@ -178,9 +182,12 @@ def _asset(name: str) -> str:
 
 
 def _gate(workspace: Path) -> None:
-    from factory.check import check
+    from factory.check import CheckError, check
 
-    report = check(workspace)
+    try:
+        report = check(workspace)
+    except CheckError as error:
+        raise SiteError(str(error)) from None
     if not report.ok:
         raise SiteRefused([str(problem) for problem in report.problems])
 
@@ -188,12 +195,13 @@ def _gate(workspace: Path) -> None:
 def build_site(workspace: Path, out: Path | None = None) -> Built:
     """Gate the workspace with `factory check`, then write the site to `out`.
 
-    Raises SiteRefused with the check's problems; `out` is then untouched.
+    Raises SiteRefused with the check's problems, SiteError when it cannot
+    run; `out` is then untouched.
     The new site replaces the old one only once it is complete.
     """
     workspace = Path(workspace)
     if not workspace.is_dir():
-        raise SiteRefused([f"{workspace}: no such workspace folder"])
+        raise SiteError(f"{workspace}: no such workspace folder")
     out = Path(out) if out is not None else workspace / DEFAULT_OUT
     _gate(workspace)
     data = shelf(workspace)

@@ -140,11 +140,11 @@
     frame.setAttribute("aria-hidden", "true");
     var iframe = el("iframe");
     iframe.title = item.name + " (preview)";
-    iframe.loading = "lazy";
     iframe.tabIndex = -1;
     iframe.width = PREVIEW_W;
     iframe.height = PREVIEW_H;
-    iframe.src = item.preview;
+    iframe.src = "about:blank";
+    iframe.dataset.src = item.preview;
     frame.appendChild(iframe);
     plate.appendChild(frame);
     plate.appendChild(el("figcaption", null, "Live, at 1440 \u00d7 900, scaled"));
@@ -157,6 +157,16 @@
     li._item = item;
     return li;
   }
+
+  // A preview runs only while it is near the screen: a long shelf must not keep
+  // a hundred simulations ticking out of sight. Leaving unloads it.
+  var nearby = new IntersectionObserver(function (records) {
+    records.forEach(function (record) {
+      var iframe = record.target.querySelector("iframe");
+      var want = record.isIntersecting ? iframe.dataset.src : "about:blank";
+      if (iframe.getAttribute("src") !== want) iframe.setAttribute("src", want);
+    });
+  }, { rootMargin: "50% 0px" });
 
   // Scale each 1440-wide preview to its frame; one observer for all frames.
   var scaler = new ResizeObserver(function (records) {
@@ -263,6 +273,7 @@
   ledger.appendChild(fragment);
   Array.prototype.forEach.call(ledger.querySelectorAll(".frame"), function (frame) {
     scaler.observe(frame);
+    nearby.observe(frame);
   });
   restore();
   apply();
