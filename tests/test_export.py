@@ -343,3 +343,31 @@ def test_bad_export_requests_get_one_line(tmp_path: Path, args: list[str], probl
     result = runner.invoke(app, [*args, "--workspace", str(tmp_path)])
     assert result.exit_code != 0
     assert problem in result.output and "Traceback" not in result.output
+
+
+def test_a_run_of_the_real_loop_with_a_scripted_model_exports_a_valid_row(tmp_path: Path) -> None:
+    """The log the harness writes, not one written by hand, is what the export reads."""
+    from factory import loop
+    from factory.drivers.scripted import Scripted, call, calls
+    from factory.order import Order
+
+    shot = tmp_path / ".factory/shots/demo-desktop.png"
+    shot.parent.mkdir(parents=True)
+    shot.write_bytes(png("orange"))
+    model = Scripted(
+        [
+            calls(call("view", path=".factory/shots/demo-desktop.png")),
+            calls(call("success", summary="widened the gauges")),
+        ]
+    )
+    order = Order(objective="Build one machine.", acceptance=["it works"], constraints=["small"])
+    result = loop.run(model, order, tmp_path)
+    assert result.reason == "settled"
+    path = export.export_row(tmp_path, "last", tmp_path / "out")
+    row = load_row(path)
+    export.Row.model_validate(row)
+    assert len(row["images"]) == 1
+    data = (path.parent / row["images"][0]).read_bytes()
+    assert row["images"] == [f"images/{hashlib.sha256(data).hexdigest()}.png"]
+    assert row["outcome"]["reason"] == "settled" and row["events"]["calls"] == 2
+    assert [m["type"] for m in row["messages"]][-2:] == ["bot", "activity"]
