@@ -36,6 +36,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from factory.check import CheckError, check
 from factory.lines import Line, all_lines
 
 DEFAULT_OUT = "_site"
@@ -182,8 +183,6 @@ def _asset(name: str) -> str:
 
 
 def _gate(workspace: Path) -> None:
-    from factory.check import CheckError, check
-
     try:
         report = check(workspace)
     except CheckError as error:
