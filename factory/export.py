@@ -165,14 +165,24 @@ def tips(workspace: Path) -> list[Path]:
     logs = session.list_sessions(workspace)
     metas = {}
     for path in logs:
-        records = session.read_records(path)
-        metas[path.stem] = records[0] if records and records[0].get("kind") == "meta" else {}
+        metas[path.stem] = _meta(path)
     behind: set[str] = set()
     for sid, meta in metas.items():
         behind.update(x for x in meta.get("chain") or [] if x != sid)
         if meta.get("continues"):
             behind.add(meta["continues"])
     return [path for path in logs if path.stem not in behind]
+
+
+def _meta(path: Path) -> dict[str, Any]:
+    """The first record only: listing chains must not read every whole log."""
+    with open(path, encoding="utf-8") as f:
+        first = f.readline()
+    try:
+        record = json.loads(first)
+    except json.JSONDecodeError:
+        return {}
+    return record if isinstance(record, dict) and record.get("kind") == "meta" else {}
 
 
 # --- the row ------------------------------------------------------------------------

@@ -244,6 +244,8 @@ def ship(
 
     if repo is None:
         note = "" if to is not None else f"no Hub target: shipped to {folder}"
+        if not refs:
+            note = f"nothing pending: {folder} is a folder, rows land there when exported"
         export.atomic_write(folder / "README.md", card_text.encode("utf-8"))
         return ShipReport(target=str(folder), shipped=refs, note=note)
 
