@@ -54,7 +54,9 @@ def case(design: Design, text: str) -> str:
 
 def _ticks(q: parts.Quantity, count: int = 5) -> list[str]:
     step = (q.hi - q.lo) / count
-    return [f"{q.lo + step * i:g}" if step >= 1 else f"{q.lo + step * i:.1f}" for i in range(count + 1)]
+    return [
+        f"{q.lo + step * i:g}" if step >= 1 else f"{q.lo + step * i:.1f}" for i in range(count + 1)
+    ]
 
 
 def _polar(cx: float, cy: float, r: float, deg: float) -> tuple[float, float]:
@@ -102,9 +104,14 @@ def dial(design: Design, key: str, sweep: tuple[float, float], box: tuple[int, i
             out.append(
                 f'<text class="num" x="{tx:.1f}" y="{ty + 4:.1f}">{esc(labels[i // 5])}</text>'
             )
-    label_y = cy + r * 0.42 if a1 - a0 > 200 else cy - r * 0.42
-    out.append(f'<text class="dlabel" x="{cx}" y="{label_y:.1f}">{esc(case(design, q.label))}</text>')
-    out.append(f'<text class="unit" x="{cx}" y="{label_y + 14:.1f}">{esc(q.unit)}</text>')
+    if a1 - a0 > 200:
+        label_y, unit_y = cy - r * 0.3, cy + r * 0.34
+    else:
+        label_y, unit_y = cy - r * 0.42, cy - r * 0.42 + 14
+    out.append(
+        f'<text class="dlabel" x="{cx}" y="{label_y:.1f}">{esc(case(design, q.label))}</text>'
+    )
+    out.append(f'<text class="unit" x="{cx}" y="{unit_y:.1f}">{esc(q.unit)}</text>')
     out.append(
         f'<g class="needle" data-needle="{key}" data-a0="{a0}" data-a1="{a1}" '
         f'data-cx="{cx}" data-cy="{cy}" transform="rotate({a0} {cx} {cy})">'
@@ -117,7 +124,9 @@ def dial(design: Design, key: str, sweep: tuple[float, float], box: tuple[int, i
 
 def edgewise(design: Design, key: str) -> str:
     q = quantities(design)[key]
-    out = [f'<svg class="edgewise" viewBox="0 0 90 230" role="img" aria-label="{esc(q.label)} meter">']
+    out = [
+        f'<svg class="edgewise" viewBox="0 0 90 230" role="img" aria-label="{esc(q.label)} meter">'
+    ]
     out.append('<rect class="bezel" x="2" y="2" width="86" height="226" rx="2"/>')
     out.append('<rect class="face" x="10" y="10" width="70" height="192"/>')
     labels = _ticks(q)
@@ -138,17 +147,23 @@ def edgewise(design: Design, key: str) -> str:
             f'<rect class="zone-fill" x="56" y="{190 - hi * 170:.1f}" width="6" height="{(hi - lo) * 170:.1f}"/>'
         )
     out.append(
-        '<g class="pointer" data-slide="' + key + '" data-y0="190" data-y1="20" transform="translate(0 190)">'
+        '<g class="pointer" data-slide="'
+        + key
+        + '" data-y0="190" data-y1="20" transform="translate(0 190)">'
         '<path d="M58 0 L76 -6 L76 6 Z"/></g>'
     )
-    out.append(f'<text class="dlabel small" x="45" y="218">{esc(case(design, q.label.split()[0]))}</text>')
+    out.append(
+        f'<text class="dlabel small" x="45" y="218">{esc(case(design, q.label.split()[0]))}</text>'
+    )
     out.append("</svg>")
     return "".join(out)
 
 
 def column(design: Design, key: str) -> str:
     q = quantities(design)[key]
-    out = [f'<svg class="column" viewBox="0 0 90 230" role="img" aria-label="{esc(q.label)} column">']
+    out = [
+        f'<svg class="column" viewBox="0 0 90 230" role="img" aria-label="{esc(q.label)} column">'
+    ]
     out.append('<rect class="bezel" x="2" y="2" width="86" height="226" rx="2"/>')
     out.append('<rect class="tube" x="34" y="16" width="22" height="180" rx="11"/>')
     out.append(
@@ -159,20 +174,26 @@ def column(design: Design, key: str) -> str:
         y = 190 - i * 43
         out.append(f'<line class="tick major" x1="58" y1="{y}" x2="66" y2="{y}"/>')
         out.append(f'<text class="num left" x="68" y="{y + 3}">{esc(label)}</text>')
-    out.append(f'<text class="dlabel small" x="45" y="218">{esc(case(design, q.label.split()[0]))}</text>')
+    out.append(
+        f'<text class="dlabel small" x="45" y="218">{esc(case(design, q.label.split()[0]))}</text>'
+    )
     out.append("</svg>")
     return "".join(out)
 
 
 def bargraph(design: Design, key: str) -> str:
     q = quantities(design)[key]
-    out = [f'<svg class="bargraph" viewBox="0 0 300 90" role="img" aria-label="{esc(q.label)} bar graph">']
+    out = [
+        f'<svg class="bargraph" viewBox="0 0 300 90" role="img" aria-label="{esc(q.label)} bar graph">'
+    ]
     out.append('<rect class="bezel" x="2" y="2" width="296" height="86" rx="2"/>')
     out.append('<rect class="face dark" x="10" y="10" width="280" height="48"/>')
     out.append(f'<g data-bargraph="{key}">')
     for i in range(24):
         tone = "hi" if (key == "v" and i >= 20) or (key == "w" and i < 6) else "lo"
-        out.append(f'<rect class="seg {tone}" x="{16 + i * 11.2:.1f}" y="18" width="8" height="32"/>')
+        out.append(
+            f'<rect class="seg {tone}" x="{16 + i * 11.2:.1f}" y="18" width="8" height="32"/>'
+        )
     out.append("</g>")
     out.append(f'<text class="dlabel small left" x="14" y="76">{esc(case(design, q.label))}</text>')
     out.append(f'<text class="unit right" x="286" y="76">{esc(q.unit)}</text>')
@@ -294,7 +315,9 @@ def control(design: Design, ctl) -> str:
     marks = ""
     if kind == "rotary-selector":
         spread = 90 if n <= 3 else 120
-        attrs = attrs.replace('style="--pos:0"', f'style="--pos:0;--a0:{-spread / 2}deg;--sweep:{spread}deg"')
+        attrs = attrs.replace(
+            'style="--pos:0"', f'style="--pos:0;--a0:{-spread / 2}deg;--sweep:{spread}deg"'
+        )
         for i, label in enumerate(ctl.positions):
             angle = -spread / 2 + spread * i / max(1, n - 1)
             x, y = _polar(50, 50, 47, angle)
@@ -679,6 +702,7 @@ JS = r"""(function () {
   function reset() {
     S = cold();
     history = [];
+    for (var h = 0; h < 280; h++) history.push([S.u, S.v]);
     controls.forEach(function (el) { if (el.getAttribute("data-role") !== "ack") apply(el, 0); });
     S = cold();
     draw();
@@ -752,7 +776,8 @@ svg .tick.major { stroke-width: 2.2; }
 svg .num { fill: var(--face-ink); font: 600 11px var(--font); text-anchor: middle; }
 svg .num.left { text-anchor: start; }
 svg .dlabel { fill: var(--face-ink); font: 700 10px var(--font); letter-spacing: .08em; text-anchor: middle; }
-svg .dlabel.small { font-size: 8.5px; fill: var(--plate-ink); }
+svg .dlabel.small { font-size: 8.5px; fill: #e8e4d8; }
+svg.column .num, svg.bargraph .unit { fill: #e8e4d8; }
 svg .left { text-anchor: start; } svg .right { text-anchor: end; }
 svg .unit { fill: var(--face-ink); font: italic 10px var(--font); text-anchor: middle; opacity: .8; }
 svg .zone { fill: none; stroke: var(--alarm); stroke-width: 7; opacity: .85; }
@@ -1050,10 +1075,22 @@ def procedure(design: Design) -> list[tuple[str, str, str]]:
     master, aux, mode, setpoint = (by_role[r] for r in ("master", "aux", "mode", "setpoint"))
     run = design.era_style.run
     return [
-        (master.name, master.positions[1], f"Turn the {master.name} ({master.kind}) to {master.positions[1]}. The POWER lamp lights."),
-        (aux.name, aux.positions[1], f"Set the {aux.name} ({aux.kind}) to {aux.positions[1]} before any demand, so the {design.family.v.label.lower()} has somewhere to go."),
+        (
+            master.name,
+            master.positions[1],
+            f"Turn the {master.name} ({master.kind}) to {master.positions[1]}. The POWER lamp lights.",
+        ),
+        (
+            aux.name,
+            aux.positions[1],
+            f"Set the {aux.name} ({aux.kind}) to {aux.positions[1]} before any demand, so the {design.family.v.label.lower()} has somewhere to go.",
+        ),
         (mode.name, run, f"Move the {mode.name} ({mode.kind}) to {run}. The RUNNING lamp lights."),
-        (setpoint.name, str(design.target), f"Bring the {setpoint.name} ({setpoint.kind}) up to {design.target}."),
+        (
+            setpoint.name,
+            str(design.target),
+            f"Bring the {setpoint.name} ({setpoint.kind}) up to {design.target}.",
+        ),
     ]
 
 
@@ -1067,7 +1104,11 @@ def manual_html(design: Design) -> str:
     def span(k: str, lo: float, hi: float) -> str:
         q = qs[k]
         a, b = q.lo + lo * (q.hi - q.lo), q.lo + hi * (q.hi - q.lo)
-        return f"{a:.0f}&ndash;{b:.0f} {esc(q.unit)}" if q.hi - q.lo >= 10 else f"{a:.1f}&ndash;{b:.1f} {esc(q.unit)}"
+        return (
+            f"{a:.0f}&ndash;{b:.0f} {esc(q.unit)}"
+            if q.hi - q.lo >= 10
+            else f"{a:.1f}&ndash;{b:.1f} {esc(q.unit)}"
+        )
 
     def at(k: str, x: float) -> str:
         q = qs[k]
@@ -1085,7 +1126,11 @@ def manual_html(design: Design) -> str:
     rows = []
     for c in d.controls:
         words["p0"] = c.positions[0]
-        positions = ", ".join(c.positions) if len(c.positions) <= 5 else f"{c.positions[0]} to {c.positions[-1]} in steps of {int(c.positions[1]) - int(c.positions[0])}"
+        positions = (
+            ", ".join(c.positions)
+            if len(c.positions) <= 5
+            else f"{c.positions[0]} to {c.positions[-1]} in steps of {int(c.positions[1]) - int(c.positions[0])}"
+        )
         rows.append(
             f"<tr><td><b>{esc(c.name)}</b></td><td>{esc(c.kind)}</td><td>{esc(positions)}</td>"
             f"<td>{esc(ROLE_TEXT[c.role].format(**words))}</td></tr>"
@@ -1102,7 +1147,10 @@ def manual_html(design: Design) -> str:
     conditions = {
         "heat": (f"{f.v.label} above {at('v', p['v_high'])}", f.heat),
         "leak": (f"{f.w.label} below {at('w', p['w_low'])}", f.leak),
-        "drift": (f"the two {f.u.label.lower()} sensors disagree by more than {p['s_high'] * 100:.0f} %", f.drift),
+        "drift": (
+            f"the two {f.u.label.lower()} sensors disagree by more than {p['s_high'] * 100:.0f} %",
+            f.drift,
+        ),
     }
     alarm_rows = "".join(
         f"<tr><td><b>{esc(fault.alarm)}</b></td><td>{esc(conditions[fault.family][0])}</td>"
@@ -1127,7 +1175,10 @@ def manual_html(design: Design) -> str:
         f"<tr><th>{esc(q.label)}</th><td>{q.lo:g}&ndash;{q.hi:g} {esc(q.unit)}</td><td>{nominal}</td></tr>"
         for q, nominal in (
             (f.u, f"follows the demand (time constant {p['tau']:.1f} s)"),
-            (f.v, f"nominal band {span('v', p['v_nom_lo'], p['v_nom_hi'])}; alarm above {at('v', p['v_high'])}"),
+            (
+                f.v,
+                f"nominal band {span('v', p['v_nom_lo'], p['v_nom_hi'])}; alarm above {at('v', p['v_high'])}",
+            ),
             (f.w, f"above {at('w', p['w_nom'])} in service; alarm below {at('w', p['w_low'])}"),
         )
     )
