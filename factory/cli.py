@@ -323,6 +323,7 @@ def probe(
 RowsOutOption = typer.Option(None, "--out", help="Rows folder (default trajectories/).")
 RowsFolderArgument = typer.Argument(Path("trajectories"), help="A rows folder.")
 
+
 @app.command()
 def export(
     ref: str | None = typer.Argument(None, help="A session id, unique prefix, or `last`."),
@@ -336,7 +337,6 @@ def export(
     """Export a session chain as a dataset row (JSONL + images)."""
     from factory import config
     from factory import export as rows_export
-    from factory.secretscan import SecretFound
 
     if (ref is None) == (not all_tips):
         raise fail("name a session (an id, a prefix or `last`) or pass --all, not both")
@@ -349,7 +349,7 @@ def export(
             paths = rows_export.export_all(workspace, target, **options)
         else:
             paths = [rows_export.export_row(workspace, ref or "", target, **options)]
-    except (config.ConfigError, rows_export.ExportError, SecretFound, ValueError) as error:
+    except (ValueError, OSError) as error:  # ConfigError, ExportError, SecretFound, a bad log
         raise fail(str(error)) from None
     for path in paths:
         console.print(f"export: {path}", markup=False, highlight=False)
@@ -365,16 +365,13 @@ def ship(
     workspace: Path = WorkspaceOption,
 ) -> None:
     """Publish exported rows to the Hub, or to the local trajectories folder."""
-    from factory import config
-    from factory import export as rows_export
     from factory import ship as shipping
-    from factory.secretscan import SecretFound
 
     if (ref is None) == (not pending):
         raise fail("name a session (an id, a prefix or `last`) or pass --pending, not both")
     try:
         report = shipping.ship(workspace, shipping.PENDING if pending else ref or "", to)
-    except (config.ConfigError, rows_export.ExportError, shipping.ShipError, SecretFound) as error:
+    except (ValueError, OSError) as error:  # ConfigError, ExportError, ShipError, SecretFound
         raise fail(str(error)) from None
     if report.note:
         console.print(f"ship: {report.note}", markup=False, highlight=False)
