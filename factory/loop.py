@@ -400,7 +400,10 @@ class _Run:
         self.cost += usage.cost
         if usage.input_tokens:
             self.last_input = usage.input_tokens
-        self.event("usage", input=usage.input_tokens, output=usage.output_tokens, cost=usage.cost)
+        if usage.input_tokens or usage.output_tokens or usage.cost:  # nothing to count: no record
+            self.event(
+                "usage", input=usage.input_tokens, output=usage.output_tokens, cost=usage.cost
+            )
 
     # --- limits and compaction -------------------------------------------------------
 
