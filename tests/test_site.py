@@ -498,6 +498,20 @@ def test_no_sideways_overflow_and_readable(
         assert watched.problems == []
 
 
+def test_an_empty_shelf_says_so(browser: Browser, tmp_path: Path) -> None:
+    for line in all_lines().values():
+        line.catalogue_path(tmp_path).parent.mkdir(exist_ok=True)
+        line.catalogue_path(tmp_path).write_text("[]")
+    out = site.build_site(tmp_path).out
+    with Watched(browser) as watched:
+        watched.page.goto((out / "index.html").as_uri())
+        assert watched.page.locator("#ledger > li").count() == 0
+        assert watched.page.is_hidden("#finder")
+        assert watched.page.text_content("#empty p") == "Nothing has been made yet."
+        assert watched.page.text_content("#holdings") == "The shelf is empty so far."
+        assert watched.problems == []
+
+
 def test_keyboard_search_and_entry_to_entry(browser: Browser, built: Path) -> None:
     with Watched(browser) as watched:
         page = watched.page

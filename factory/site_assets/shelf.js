@@ -202,8 +202,10 @@
       if (ok) shown++;
     });
     var total = data.items.length;
-    tally.textContent = shown === total ? "Showing all " + total : "Showing " + shown + " of " + total;
-    empty.hidden = shown > 0 || total === 0;
+    if (!total) tally.textContent = "";
+    else if (shown === total) tally.textContent = "Showing all " + total;
+    else tally.textContent = "Showing " + shown + " of " + total;
+    empty.hidden = shown > 0;
     remember(state);
   }
 
@@ -264,6 +266,12 @@
   }
 
   holdings();
+  if (!data.items.length) {
+    // An empty shelf says so once, without a filter bar that has nothing to filter.
+    empty.querySelector("p").textContent = "Nothing has been made yet.";
+    document.getElementById("clear").hidden = true;
+    document.getElementById("finder").hidden = true;
+  }
   fillSelect(selects.line, data.lines.filter(function (l) { return l.count; }).map(function (l) {
     return l.name;
   }));
