@@ -129,7 +129,7 @@ class Watch:
     crashed: bool = False
 
     async def attach(self, page: Page) -> None:
-        page.on("pageerror", lambda error: self.exceptions.append(one_line(str(error))))
+        page.on("pageerror", lambda e: self.exceptions.append(one_line(f"{e.name}: {e.message}")))
         page.on("console", self._console)
         page.on("requestfailed", self._failed)
         page.on("dialog", self._dialog)
@@ -300,15 +300,46 @@ async def in_page(page: Page, step: str, what: str, **args: Any) -> Any:
     return await within(page.evaluate(PAGE_JS, {"step": step, "args": args}), what)
 
 
-async def open_page(
-    context: BrowserContext, path: Path, watch: Watch, viewport: dict[str, int]
-) -> Page:
+async def advance(context: BrowserContext, ms: int, what: str, watch: Watch) -> None:
+    """Run every page of the context for `ms` simulated milliseconds."""
+    try:
+        await within(context.clock.run_for(ms), what)
+    except PlaywrightError as error:
+        # The paused clock runs the page's timers inside run_for, so their throws land here
+        # instead of as page errors; they are the page's uncaught exceptions all the same.
+        watch.exceptions.append(one_line(error.message.removeprefix("Clock.run_for: ")))
+
+
+# Math.random from a fixed seed (mulberry32): with the paused clock, two pages of
+# one product given the same time see the same frames, so a difference between
+# them is the input's doing and not chance.
+SEEDED_RANDOM = """
+(() => {
+  let seed = 0x9e3779b9;
+  Math.random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+})();
+"""
+
+
+async def new_context(browser: Browser) -> BrowserContext:
+    """A fresh context: its own renderer, a paused clock all its pages share, seeded chance."""
+    context = await browser.new_context(viewport=DESKTOP, device_scale_factor=1)
+    await context.add_init_script(SEEDED_RANDOM)
+    # A fixed, realistic start: deterministic runs, and no product sees the year 1970.
+    await context.clock.install(time=CLOCK_START)
+    await context.clock.pause_at(CLOCK_START + 1)
+    return context
+
+
+async def open_page(context: BrowserContext, watch: Watch, viewport: dict[str, int]) -> Page:
     page = await context.new_page()
     await page.set_viewport_size(viewport)
     await watch.attach(page)
-    # A fixed, realistic start: deterministic runs, and no product sees the year 1970.
-    await page.clock.install(time=CLOCK_START)
-    await page.clock.pause_at(CLOCK_START + 1)
     return page
 
 
@@ -374,11 +405,11 @@ async def probe_machine(context: BrowserContext, run: Run) -> None:
     faults = [str(f) for f in entry.get("faults") or []]
     index = run.target.folder / "index.html"
     watch = Watch(index.as_uri())
-    page = await open_page(context, index, watch, DESKTOP)
+    page = await open_page(context, watch, DESKTOP)
     details["loaded"] = False
     await load(page, index, "the panel")
     details["loaded"] = True
-    await within(page.clock.run_for(WARMUP_SECONDS), "the panel's own loop (2 simulated seconds)")
+    await advance(context, WARMUP_SECONDS, "the panel's own loop (2 simulated seconds)", watch)
     watch.halt("the panel")
     await shoot(page, run.out, f"{run.target.slug}-desktop.png", run.result, run.workspace)
 
@@ -397,7 +428,7 @@ async def probe_machine(context: BrowserContext, run: Run) -> None:
     watch.halt("the panel")
     await overflow(page, run)
 
-    if details["api"] and not run.shots_only:
+    if api["usable"] and not run.shots_only:
         await simulate(page, run, faults)
         if not run.parity:
             await keyboard(page, run, controls)
@@ -414,11 +445,13 @@ async def probe_machine(context: BrowserContext, run: Run) -> None:
     for text in watch.problems("", "the panel"):
         run.problem(1, text)
 
+    # The panel's loop must not run on while the manual is judged alone.
+    await within(page.close(), "closing the panel")
     manual_watch = Watch((run.target.folder / "manual.html").as_uri())
-    alone = await open_page(context, run.target.folder / "manual.html", manual_watch, DESKTOP)
+    alone = await open_page(context, manual_watch, DESKTOP)
     try:
         await load(alone, run.target.folder / "manual.html", "rule 8: manual.html")
-        await within(alone.clock.run_for(WARMUP_SECONDS), "rule 8: manual.html's own scripts")
+        await advance(context, WARMUP_SECONDS, "rule 8: manual.html's own scripts", manual_watch)
         manual_watch.halt("rule 8: manual.html")
     except Stop as stop:
         run.problem(8, str(stop).removeprefix("rule 8: "))
@@ -516,9 +549,8 @@ async def keyboard(page: Page, run: Run, controls: list[str]) -> None:
     for name, where in reached.items():
         operated = False
         for key in KEYS_BY_KIND.get(where["kind"], KEYS_OTHERWISE):
-            await in_page(page, "focusOn", "keyboard: focusing a control", index=where["index"])
             before = await in_page(
-                page, "fingerprint", "keyboard: reading a control", index=where["index"]
+                page, "focusOn", "keyboard: focusing a control", index=where["index"]
             )
             await within(page.keyboard.press(key), f"keyboard: pressing {key}")
             after = await in_page(
@@ -599,35 +631,43 @@ HOLD_MS = 100
 
 
 async def probe_page(context: BrowserContext, run: Run) -> None:
+    """Loads clean, no external request, input changes the screen; desktop and phone shots.
+
+    Two pages of the product run in lockstep on the context's shared clock; only
+    one gets the input. A game that animates on its own still shows the same
+    frame in both, so only a difference the input made counts.
+    """
     index = run.target.folder / "index.html"
-    watch = Watch(index.as_uri())
-    page = await open_page(context, index, watch, DESKTOP)
+    watch, quiet = Watch(index.as_uri()), Watch(index.as_uri())
+    page = await open_page(context, watch, DESKTOP)
+    still = await open_page(context, quiet, DESKTOP)
     run.result.details["loaded"] = False
     await load(page, index, "the game")
     run.result.details["loaded"] = True
-    await within(
-        page.clock.run_for(WARMUP_SECONDS // 2), "the game's own loop (1 simulated second)"
-    )
+    await load(still, index, "the game")
+    await advance(context, WARMUP_SECONDS // 2, "the game's own loop (1 simulated second)", watch)
     watch.halt("the game")
-    before = await shoot(page, run.out, f"{run.target.slug}-desktop.png", run.result, run.workspace)
+    await shoot(page, run.out, f"{run.target.slug}-desktop.png", run.result, run.workspace)
 
     await within(page.mouse.click(DESKTOP["width"] / 2, DESKTOP["height"] / 2), "clicking the game")
     for key in INPUT_KEYS:
         await within(page.keyboard.down(key), f"pressing {key}")
-        await within(page.clock.run_for(HOLD_MS), f"the game's loop while {key} is held")
+        await advance(context, HOLD_MS, f"the game's loop while {key} is held", watch)
         await within(page.keyboard.up(key), f"releasing {key}")
-    await within(page.clock.run_for(WARMUP_SECONDS // 4), "the game's own loop after input")
+    await advance(context, WARMUP_SECONDS // 4, "the game's own loop after input", watch)
     watch.halt("the game")
-    after = await within(page.screenshot(timeout=STEP_SECONDS * 1000), "a screenshot after input")
-    changed = after != before
+    played = await within(page.screenshot(timeout=STEP_SECONDS * 1000), "a screenshot after input")
+    idle = await within(still.screenshot(timeout=STEP_SECONDS * 1000), "a screenshot without input")
+    changed = played != idle
     run.result.details["input_changes_screen"] = changed
     if not changed and not run.shots_only:
         run.result.problems.append(
-            "input: nothing on screen changed after keyboard and pointer input"
+            "input: nothing on screen changed after keyboard and pointer input (compared with the same game left alone)"
         )
+    await still.close()
 
     await page.set_viewport_size(PHONE)
-    await within(page.clock.run_for(WARMUP_SECONDS // 4), "the game's own loop at 390x844")
+    await advance(context, WARMUP_SECONDS // 4, "the game's own loop at 390x844", watch)
     await shoot(page, run.out, f"{run.target.slug}-phone.png", run.result, run.workspace)
     watch.halt("the game")
     run.result.details["console_errors"] = (watch.exceptions + watch.console)[:MAX_LISTED]
@@ -647,7 +687,13 @@ async def probe_one(chromium: Chromium, target: Target, run: Run) -> ProductProb
     started = time.monotonic()
     result = run.result
     browser = await chromium.get()
-    context = await browser.new_context(viewport=DESKTOP, device_scale_factor=1)
+    try:
+        context = await within(new_context(browser), "opening a browser context")
+    except (Stop, PlaywrightError):
+        # The browser died under an earlier product: one fresh launch, then carry on.
+        await chromium.discard(browser)
+        browser = await chromium.get()
+        context = await new_context(browser)
     try:
         body = PROBES.get(target.line.name, probe_page)
         await asyncio.wait_for(body(context, run), PRODUCT_SECONDS)

@@ -90,10 +90,10 @@
       try {
         machine = window.machine;
       } catch (error) {
-        return { problems: [`reading window.machine threw ${describe(error)}`] };
+        return { problems: [`reading window.machine threw ${describe(error)}`], usable: false };
       }
       if (machine === undefined || machine === null || typeof machine !== "object") {
-        return { problems: ["window.machine is missing (assign it inside machine.js's IIFE)"] };
+        return { problems: ["window.machine is missing (assign it inside machine.js's IIFE)"], usable: false };
       }
       try {
         if (typeof machine.name !== "string" || !machine.name.trim()) problems.push("window.machine.name is not a non-empty string");
@@ -111,8 +111,11 @@
         if (typeof machine.state === "function") alarms();
       } catch (error) {
         problems.push(error instanceof Failed ? error.text : describe(error));
+        return { problems, usable: false };
       }
-      return { problems };
+      // Drivable when the four functions are there, even if names or fault lists are off.
+      const usable = ["state", "tick", "inject", "reset"].every((fn) => typeof machine[fn] === "function");
+      return { problems, usable };
     },
 
     // Rule 3: each catalogue control is an element on screen at load.
@@ -233,9 +236,8 @@
       return reached;
     },
     focusOn({ index }) {
-      const el = window.__factoryProbeFocus[index];
-      el.focus();
-      return document.activeElement === el;
+      window.__factoryProbeFocus[index].focus();
+      return steps.fingerprint({ index });
     },
     fingerprint({ index }) {
       const el = window.__factoryProbeFocus[index];

@@ -1,0 +1,444 @@
+"""The dynamic gate, in real headless Chromium, on the corpus and on products broken on purpose.
+
+Every mutation is the corpus machine (or game) with a small string edit that
+breaks exactly one rule; all of them sit on one temporary shelf and are judged
+by one `probe --all` call, so the module launches only a few browsers.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from factory import cli
+from factory.probe import ProbeError, ProbeReport, ProductProbe, probe
+
+CORPUS = Path(__file__).parent / "corpus"
+MACHINE = "saltmarsh-evaporator"
+GAME = "lantern-drift"
+
+# (file, old text, new text); `old` must occur, so a mutation can never silently do nothing.
+Edit = tuple[str, str, str]
+
+APPEND_JS = "})();\n"
+OPEN_HANDLER = (
+    '$(\'[data-action="manual"]\').addEventListener("click", function () { dialog.showModal(); });'
+)
+CLOSE_HANDLER = '$(\'[data-action="close-manual"]\').addEventListener("click", function () { dialog.close(); });'
+RESET = "function reset() {\n    s = cold();"
+
+
+def js_tail(code: str) -> Edit:
+    return ("machine.js", APPEND_JS, APPEND_JS + code + "\n")
+
+
+def css(code: str) -> Edit:
+    return ("machine.css", "* {", code + "\n* {")
+
+
+# slug: (edits, catalogue entry changes, expected problems as exact strings or regexes)
+MUTATIONS: dict[str, tuple[list[Edit], dict, list[str]]] = {
+    "r1-console-error": (
+        [js_tail('console.error("gauge table missing");')],
+        {},
+        ["rule 1: the panel logged a console error: gauge table missing"],
+    ),
+    "r1-uncaught": (
+        [js_tail('setTimeout(function () { throw new Error("late gauge"); }, 500);')],
+        {},
+        ["rule 1: the panel threw an uncaught exception: Error: late gauge"],
+    ),
+    "r1-external": (
+        [js_tail('new Image().src = "https://example.invalid/lamp.png";')],
+        {},
+        [
+            "rule 1: the panel made an external request (blocked; only file:, data:, blob: are allowed): https://example.invalid/lamp.png"
+        ],
+    ),
+    "r1-failed-request": (
+        [("index.html", "</main>", '<img src="lamp.png" alt="">\n</main>')],
+        {},
+        [
+            r"re:rule 1: the panel made a request that failed: file://\S+/r1-failed-request/lamp\.png \(net::ERR_FILE_NOT_FOUND\)"
+        ],
+    ),
+    "r2-no-machine": (
+        [("machine.js", "window.machine = {", "window.apparatus = {")],
+        {},
+        ["rule 2: window.machine is missing (assign it inside machine.js's IIFE)"],
+    ),
+    "r2-empty-name": (
+        [("machine.js", 'name: "Saltmarsh No. 3 Brine Evaporator",', 'name: " ",')],
+        {},
+        ["rule 2: window.machine.name is not a non-empty string"],
+    ),
+    "r2-extra-fault": (
+        [("machine.js", '"Feed Pump Seizure"];', '"Feed Pump Seizure", "Brine Foaming"];')],
+        {},
+        [
+            'rule 2: window.machine.faults has "Brine Foaming" that the catalogue entry does not list'
+        ],
+    ),
+    "r2-missing-fault": (
+        [],
+        {"faults": ["Scale Buildup", "Feed Pump Seizure", "Brine Foaming"]},
+        [
+            'rule 2: the catalogue lists fault "Brine Foaming" that window.machine.faults does not',
+            'rule 5: window.machine.inject("Brine Foaming") threw Error: unknown fault: Brine Foaming',
+        ],
+    ),
+    "r3-missing-control": (
+        [],
+        {
+            "controls": [
+                "Steam Valve",
+                "Feed Pump",
+                "Vacuum Selector",
+                "Bleed Valve",
+                "Brine Heater",
+            ]
+        },
+        [
+            'rule 3: control "Brine Heater" has no element with data-control="Brine Heater" on the panel'
+        ],
+    ),
+    "r3-hidden-control": (
+        [css(".ctl.check { display: none; }")],
+        {},
+        ['rule 3: control "Bleed Valve" is not visible in the 1440x900 viewport'],
+    ),
+    "r4-open-on-load": (
+        [("index.html", "<dialog data-manual>", "<dialog data-manual open>")],
+        {},
+        ["rule 4: the manual dialog is open on load (it must start closed)"],
+    ),
+    "r4-no-iframe": (
+        [("index.html", '<iframe src="manual.html"', '<iframe src="about:blank"')],
+        {},
+        ['rule 4: the manual dialog holds no <iframe src="manual.html">'],
+    ),
+    "r4-opener-dead": (
+        [("machine.js", OPEN_HANDLER, "")],
+        {},
+        ['rule 4: clicking the data-action="manual" control did not open the manual dialog'],
+    ),
+    "r4-closer-dead": (
+        [("machine.js", CLOSE_HANDLER, "")],
+        {},
+        ['rule 4: clicking the data-action="close-manual" control did not close the manual dialog'],
+    ),
+    "r5-no-alarm": (
+        [("machine.js", "s.scale > 30)", "s.scale > 300)")],
+        {},
+        ['rule 5: fault "Scale Buildup" raised no alarm within 60 x tick(1) after inject()'],
+    ),
+    "r5-reset-keeps-alarm": (
+        [
+            (
+                "machine.js",
+                RESET,
+                'function reset() {\n    var seized = s && has("Feed Pump Seizure");\n    s = cold();\n'
+                '    if (seized) { s.faults.push("Feed Pump Seizure"); s.motor = 90; }',
+            )
+        ],
+        {},
+        [
+            'rule 5: after fault "Feed Pump Seizure", reset(); tick(5) leaves alarms active: "PUMP OVERHEAT"'
+        ],
+    ),
+    "r6-not-finite": (
+        [
+            ("machine.js", "tripped: false,\n", "tripped: false, t: 0,\n"),
+            ("machine.js", "var n = Math.ceil", "s.t += total;\n    var n = Math.ceil"),
+            (
+                "machine.js",
+                "alarms: s.alarms.slice()\n",
+                "alarms: s.alarms.slice(), ratio: s.t > 300 ? NaN : 1\n",
+            ),
+        ],
+        {},
+        ["rule 6: state() holds a non-finite number after 301 x tick(1): ratio = NaN"],
+    ),
+    "r7-wide-desktop": (
+        [css("@media (min-width: 1000px) { .cabinet { min-width: 1700px; } }")],
+        {},
+        [r"re:rule 7: the panel scrolls sideways at 1440x900 \(\d+ px wide in 1440\)"],
+    ),
+    "r7-wide-phone": (
+        [css("@media (max-width: 500px) { .cabinet { min-width: 600px; } }")],
+        {},
+        [r"re:rule 7: the panel scrolls sideways at 390x844 \(\d+ px wide in 390\)"],
+    ),
+    "r7-no-phone-opener": (
+        [css("@media (max-width: 500px) { .manual-btn { display: none; } }")],
+        {},
+        ['rule 7: the data-action="manual" opener is not visible at 390x844'],
+    ),
+    "r8-manual-error": (
+        # Only when opened on its own: inside the panel's iframe it stays quiet, so rule 1 holds.
+        [
+            (
+                "manual.html",
+                "</body>",
+                '<script>if (window.top === window) console.error("manual alone");</script>\n</body>',
+            )
+        ],
+        {},
+        ["rule 8: manual.html logged a console error: manual alone"],
+    ),
+}
+
+# Our order's findings: no reference problem, one finding fails, --parity passes.
+FINDINGS: dict[str, tuple[list[Edit], str, str]] = {
+    "x-keyboard": (
+        [
+            (
+                "index.html",
+                '<button type="button" class="ctl toggle" aria-pressed="false" data-control="Feed Pump">Feed Pump</button>',
+                '<div class="ctl toggle" aria-pressed="false" data-control="Feed Pump">Feed Pump</div>',
+            )
+        ],
+        "keyboard",
+        'Tab never reaches "Feed Pump"',
+    ),
+    "x-fault-controls": (
+        [("index.html", 'data-fault="Scale Buildup"', 'data-test="Scale Buildup"')],
+        "fault-controls",
+        'no control carries data-fault="Scale Buildup"',
+    ),
+    "x-quantities": (
+        [
+            ("machine.js", "steam: s.steam, pump", "steam: 0, pump"),
+            (
+                "machine.js",
+                "pressure: s.pressure, temperature: s.temperature, level: s.level,\n      salinity: s.salinity,",
+                "pressure: 0.4, temperature: 12, level: 60, salinity: 3.5,",
+            ),
+        ],
+        "quantities",
+        "2 numeric quantities in state() changed (motor, scale)",
+    ),
+}
+
+# Hostile products: each must end in a clear problem within a bounded time.
+HOSTILE: dict[str, tuple[list[Edit], str]] = {
+    "h-never-loads": (
+        [("machine.js", "(function () {", "for (;;) {}\n(function () {")],
+        "the panel did not finish loading within 5 s",
+    ),
+    "h-endless-tick": (
+        [
+            (
+                "machine.js",
+                "function tick(seconds) {",
+                "function tick(seconds) {\n    if (seconds >= 1) for (;;) {}",
+            )
+        ],
+        "rule 5: driving the faults through tick() did not finish within 4 s",
+    ),
+    "h-alert": (
+        [js_tail('alert("Welcome aboard");')],
+        'rule 1: the panel opened a dialog (dismissed): alert("Welcome aboard")',
+    ),
+    "h-navigates-away": (
+        [js_tail('setTimeout(function () { location.href = "manual.html"; }, 500);')],
+        "the panel navigated away to file://",
+    ),
+    "h-reset-throws": (
+        [("machine.js", RESET, 'function reset() {\n    throw new Error("reset jammed");')],
+        "rule 5: window.machine.reset() threw Error: reset jammed",
+    ),
+}
+
+GAME_MUTATIONS: dict[str, tuple[list[Edit], list[str]]] = {
+    "g-deaf": (
+        [
+            ("game.js", 'addEventListener("keydown"', 'addEventListener("keydown-never"'),
+            ("game.js", 'addEventListener("pointerdown"', 'addEventListener("pointerdown-never"'),
+        ],
+        [
+            "input: nothing on screen changed after keyboard and pointer input (compared with the same game left alone)"
+        ],
+    ),
+    "g-external": (
+        [
+            (
+                "game.js",
+                "})();\n",
+                '})();\nfetch("https://example.invalid/scores").catch(function () {});\n',
+            )
+        ],
+        [
+            "load: the game made an external request (blocked; only file:, data:, blob: are allowed): https://example.invalid/scores"
+        ],
+    ),
+}
+
+
+def workspace_with(tmp: Path, line: str, products: dict[str, tuple[list[Edit], dict]]) -> Path:
+    """A copy of the corpus plus one mutated copy of its product per slug."""
+    shutil.copytree(CORPUS, tmp, dirs_exist_ok=True)
+    source = GAME if line == "games" else MACHINE
+    path = tmp / "catalogue" / f"{line}.json"
+    entries = json.loads(path.read_text())
+    for slug, (edits, changes) in products.items():
+        folder = tmp / "shelf" / line / slug
+        shutil.copytree(tmp / "shelf" / line / source, folder)
+        for name, old, new in edits:
+            text = (folder / name).read_text()
+            assert old in text, f"mutation {slug}: {old!r} not in {name}"
+            (folder / name).write_text(text.replace(old, new, 1))
+        entries.append({**entries[0], "slug": slug, **changes})
+    path.write_text(json.dumps(entries, indent=2))
+    return tmp
+
+
+def matches(expected: str, actual: str) -> bool:
+    if expected.startswith("re:"):
+        return re.fullmatch(expected[3:], actual) is not None
+    return expected == actual
+
+
+@pytest.fixture(scope="module")
+def shelf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    products = {slug: (edits, changes) for slug, (edits, changes, _) in MUTATIONS.items()}
+    products |= {slug: (edits, {}) for slug, (edits, _, _) in FINDINGS.items()}
+    products |= {slug: (edits, {}) for slug, (edits, _) in HOSTILE.items()}
+    return workspace_with(tmp_path_factory.mktemp("machines"), "machines", products)
+
+
+@pytest.fixture(scope="module")
+def judged(shelf: Path) -> dict[str, ProductProbe]:
+    report = probe(shelf, all=True)
+    return {result.slug: result for result in report.results}
+
+
+def test_the_corpus_machine_passes_every_rule_and_finding(
+    judged: dict[str, ProductProbe], shelf: Path
+) -> None:
+    result = judged[MACHINE]
+    assert result.problems == []
+    assert {f.name: f.ok for f in result.findings} == {
+        "quantities": True,
+        "keyboard": True,
+        "fault-controls": True,
+    }
+    assert result.ok
+    assert result.details["alarms"] == {"Scale Buildup": 8, "Feed Pump Seizure": 15}
+    assert result.details["reset_clears"] and result.details["manual_opens"]
+    assert result.details["overflow"] == {"desktop": False, "phone": False}
+    shots = [shelf / shot for shot in result.shots]
+    assert [s.name for s in shots] == [f"{MACHINE}-{n}.png" for n in ("desktop", "manual", "phone")]
+    assert all(s.read_bytes().startswith(b"\x89PNG") for s in shots)
+
+
+@pytest.mark.parametrize("slug", MUTATIONS)
+def test_each_mutation_fails_with_exactly_its_problem(
+    judged: dict[str, ProductProbe], slug: str
+) -> None:
+    result = judged[slug]
+    expected = MUTATIONS[slug][2]
+    assert not result.ok
+    assert len(result.problems) == len(expected), result.problems
+    for want, got in zip(expected, result.problems, strict=True):
+        assert matches(want, got), got
+
+
+@pytest.mark.parametrize("slug", FINDINGS)
+def test_each_finding_fails_alone(judged: dict[str, ProductProbe], slug: str) -> None:
+    result = judged[slug]
+    _, name, detail = FINDINGS[slug]
+    assert result.problems == []
+    failed = [f for f in result.findings if not f.ok]
+    assert [f.name for f in failed] == [name]
+    assert detail in failed[0].detail
+    assert not result.ok
+
+
+@pytest.mark.parametrize("slug", HOSTILE)
+def test_hostile_products_end_in_a_clear_problem_quickly(
+    judged: dict[str, ProductProbe], slug: str
+) -> None:
+    result = judged[slug]
+    assert not result.ok
+    assert any(p.startswith(HOSTILE[slug][1]) for p in result.problems), result.problems
+    assert result.seconds < 15
+
+
+def test_parity_runs_the_reference_rules_only(shelf: Path) -> None:
+    report = probe(shelf, [MACHINE, *FINDINGS, "r5-no-alarm"], parity=True)
+    verdicts = {r.slug: r.ok for r in report.results}
+    assert verdicts == {MACHINE: True, **{slug: True for slug in FINDINGS}, "r5-no-alarm": False}
+    assert all(r.findings == [] for r in report.results)
+
+
+def test_shots_only_takes_three_pictures_and_judges_nothing(shelf: Path, tmp_path: Path) -> None:
+    (shelf / "shelf" / "machines" / "r5-no-alarm" / "index.html").rename(tmp_path / "kept.html")
+    try:
+        report = probe(
+            shelf, ["r4-opener-dead", "r5-no-alarm"], shots_only=True, out=tmp_path / "shots"
+        )
+    finally:
+        (tmp_path / "kept.html").rename(shelf / "shelf" / "machines" / "r5-no-alarm" / "index.html")
+    dead, missing = report.results
+    assert dead.ok and dead.problems == [] and dead.findings == []
+    names = sorted(p.name for p in (tmp_path / "shots").iterdir())
+    # The opener does nothing, so there is no manual picture to take.
+    assert names == ["r4-opener-dead-desktop.png", "r4-opener-dead-phone.png"]
+    assert not missing.ok and missing.problems == ["the panel: index.html is missing"]
+    assert not report.ok
+
+
+def test_games_pass_when_they_answer_input_and_fail_when_not(tmp_path: Path) -> None:
+    products = {slug: (edits, {}) for slug, (edits, _) in GAME_MUTATIONS.items()}
+    workspace = workspace_with(tmp_path, "games", products)
+    report = probe(workspace, all=True, line="games")
+    results = {r.slug: r for r in report.results}
+    assert results[GAME].ok, results[GAME].problems
+    assert [Path(s).name for s in results[GAME].shots] == [
+        f"{GAME}-desktop.png",
+        f"{GAME}-phone.png",
+    ]
+    for slug, (_, expected) in GAME_MUTATIONS.items():
+        assert results[slug].problems == expected
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (["no-such-machine"], "no entry with slug no-such-machine"),
+        (["--line", "boats"], "unknown line 'boats'"),
+    ],
+)
+def test_the_cli_cannot_run_without_a_product_or_a_line(
+    args: list[str], error: str, tmp_path: Path
+) -> None:
+    shutil.copytree(CORPUS, tmp_path, dirs_exist_ok=True)
+    outcome = CliRunner().invoke(cli.app, ["probe", "-w", str(tmp_path), *args])
+    assert outcome.exit_code == 2
+    assert error in outcome.output
+    assert "Traceback" not in outcome.output
+
+
+def test_an_empty_catalogue_is_nothing_to_probe(tmp_path: Path) -> None:
+    (tmp_path / "catalogue").mkdir()
+    (tmp_path / "catalogue" / "machines.json").write_text("[]")
+    with pytest.raises(ProbeError, match="the catalogue is empty"):
+        probe(tmp_path)
+
+
+def test_the_cli_prints_json_and_exits_one_when_any_product_fails(shelf: Path) -> None:
+    outcome = CliRunner().invoke(
+        cli.app, ["probe", "-w", str(shelf), MACHINE, "r4-open-on-load", "--json"]
+    )
+    assert outcome.exit_code == 1
+    report = ProbeReport.model_validate_json(outcome.output)
+    assert [r.ok for r in report.results] == [True, False]
+    outcome = CliRunner().invoke(cli.app, ["probe", "-w", str(shelf), MACHINE, "--parity"])
+    assert outcome.exit_code == 0
+    assert MACHINE in outcome.output and "pass" in outcome.output
