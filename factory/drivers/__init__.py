@@ -37,7 +37,9 @@ def make_model(settings: Settings, workspace: Path, session_id: str) -> Model:
         from factory.drivers.replay import Replay
 
         if not settings.replay:
-            raise DriverError("the replay provider needs a recording: --replay ID|PATH")
+            raise DriverError(
+                "the replay provider needs a recording: FACTORY_REPLAY=ID|PATH or replay: in factory.yaml"
+            )
         return Replay.load(workspace, settings.replay)
     if provider == "builtin":
         try:
