@@ -50,7 +50,7 @@ def measure(kind: str, workspace: Path) -> tuple[float, float]:
 
 
 def main() -> None:
-    # On disk every record costs an fsync (4 a round: iteration, bot, activity, tool), which
+    # On disk a round's records (iteration, bot, activity, tool) share one fsync, whose cost
     # the disk decides; on tmpfs fsync is free, leaving the harness's own work.
     places = [("disk", None)] + ([("tmpfs", "/dev/shm")] if Path("/dev/shm").is_dir() else [])
     for place, parent in places:

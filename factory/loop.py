@@ -248,6 +248,10 @@ class _Run:
         self.check_limits()
         self.maybe_compact()
         reply = self.query()
+        with self.log.batch():
+            self.record(reply)
+
+    def record(self, reply: Reply) -> None:
         self.iterations += 1
         self.event("iteration", n=self.iterations, finish=reply.finish_reason)
         self.account(reply)

@@ -54,3 +54,19 @@ def test_find_by_prefix_and_last(tmp_path: Path) -> None:
     assert session.find(tmp_path, "20260101").stem.endswith("aaaaaa")
     with pytest.raises(LookupError):
         session.find(tmp_path, "2026")
+
+
+def test_batch_flushes_each_record_and_syncs_once(tmp_path: Path, monkeypatch) -> None:
+    synced: list[int] = []
+    real_fsync = session.os.fsync
+    monkeypatch.setattr(session.os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd)))
+    log = session.SessionLog.create(tmp_path, "s4")
+    log.append("meta", id="s4")
+    assert len(synced) == 1
+    with log.batch():
+        log.message(messages.user("a"))
+        log.event("tool", name="read")
+        # flushed already: another reader sees both records before the sync
+        assert len(session.read_records(log.path)) == 3
+        assert len(synced) == 1
+    assert len(synced) == 2
