@@ -106,19 +106,24 @@ def run(
     *,
     session_id: str | None = None,
     continues: str | Path | None = None,
+    brief: str | None = None,
     abort: Abort = None,
     on_event: OnEvent | None = None,
     secrets: list[str] | None = None,
     sleep: Callable[[float], None] | None = None,
     clock: Callable[[], float] = time.monotonic,
 ) -> RunResult:
-    """Run the order once with this model; `continues` resumes an earlier session (id or log)."""
+    """Run the order once with this model; `continues` resumes an earlier session (id or log).
+
+    `brief` is this shift's word to the model beyond the order (a catalogue to repair
+    first): an `instructions` turn, so the order itself stays the same every shift."""
     runner = _Run(
         model=model,
         order=order,
         workspace=Path(workspace),
         settings=settings or Settings(),
         session_id=session_id or session.new_id(),
+        brief=brief,
         abort=abort,
         on_event=on_event,
         secrets=secrets,
@@ -135,6 +140,7 @@ class _Run:
     workspace: Path
     settings: Settings
     session_id: str
+    brief: str | None
     abort: Abort
     on_event: OnEvent | None
     secrets: list[str] | None
@@ -220,12 +226,14 @@ class _Run:
         )
         if previous is None:
             self.add(messages.user(prompt.BEGIN))
-            return
-        self.conversation = replayable(previous.messages)
-        self.call_ids = {c["id"] for m in self.conversation for c in messages.tool_calls(m)}
-        self.log.append("inherit", messages=self.conversation, session=previous.id)
-        reason = (previous.outcome or {}).get("reason")
-        self.add(messages.instructions(prompt.resume_note(previous.id, reason)))
+        else:
+            self.conversation = replayable(previous.messages)
+            self.call_ids = {c["id"] for m in self.conversation for c in messages.tool_calls(m)}
+            self.log.append("inherit", messages=self.conversation, session=previous.id)
+            reason = (previous.outcome or {}).get("reason")
+            self.add(messages.instructions(prompt.resume_note(previous.id, reason)))
+        if self.brief:
+            self.add(messages.instructions(self.brief))
 
     def finish(self, reason: str, detail: str) -> None:
         self.report(reason, {"detail": detail}, kind="outcome")

@@ -291,8 +291,8 @@ class Shift:
         self.note(f"resuming session {newest.id}, which was cut short")
         return newest.id
 
-    def repair_brief(self, order: Order) -> Order:
-        """A failing catalogue before we begin becomes the first constraint of this shift."""
+    def repair_brief(self) -> str | None:
+        """A failing catalogue before we begin: the shift's first instruction is to repair it."""
         try:
             report = gate_check.check(self.workspace)
         except gate_check.CheckError as error:
@@ -300,15 +300,14 @@ class Shift:
         else:
             problems = [str(p) for p in report.problems]
         if not problems:
-            return order
+            return None
         self.note(f"`factory check` fails before the shift ({len(problems)} problem(s))")
         listed = "\n".join(f"  {p}" for p in problems[:20])
-        repair = (
+        return (
             "Before anything else: `factory check` already fails on this workspace. Repair the "
             "catalogue first; that repair is the only change allowed besides your new product.\n"
             + listed
         )
-        return order.model_copy(update={"constraints": [repair, *order.constraints]})
 
     # --- the shift -------------------------------------------------------------------
 
@@ -332,13 +331,13 @@ class Shift:
             self.note(text)
         base_catalogue = _catalogue_at(repo, start.base, line, self.workspace)
         continues = self.resume(order)
-        order = self.repair_brief(order)
+        brief = self.repair_brief()
 
         snapshots = landing.Snapshotter(
             self.workspace, start.branch, self.settings.snapshot_minutes
         ).start()
         try:
-            self.work(model, order, session_id, continues)
+            self.work(model, order, session_id, continues, brief)
         finally:
             snapshots.stop()
             self.safe(lambda: landing.snapshot(repo, start.branch, "snapshot: end of the loop"),
@@ -356,7 +355,9 @@ class Shift:
         if result.dry_run:
             self.note(f"dry run: worktree {self.workspace} (branch {start.branch}); nothing landed")
 
-    def work(self, model: Model, order: Order, session_id: str, continues: str | None) -> None:
+    def work(
+        self, model: Model, order: Order, session_id: str, continues: str | None, brief: str | None
+    ) -> None:
         result = self.result
         try:
             ran = loop.run(
@@ -366,6 +367,7 @@ class Shift:
                 self.settings,
                 session_id=session_id,
                 continues=continues,
+                brief=brief,
                 on_event=self.on_event,
                 secrets=config.secret_values(self.settings),
             )
