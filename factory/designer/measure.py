@@ -115,9 +115,12 @@ def revise(tuning: dict[str, float], m: Measures) -> tuple[dict[str, float], lis
     elif m.empty_below < 0.02:
         new["scale"] = round(max(0.85, new.get("scale", 1.0) - 0.08), 2)
         reasons.append("the panel runs to the bottom edge: instruments scaled down")
-    if m.busy > 0.16 or m.flat < 0.05:
+    if m.busy > 0.16:
         new["gap"] = round(new.get("gap", 1.0) + 0.35, 2)
         reasons.append(f"edge density {m.busy:.1%} reads crowded: spacing opened")
+    elif m.flat < 0.05:
+        new["gap"] = round(new.get("gap", 1.0) + 0.25, 2)
+        reasons.append(f"only {m.flat:.0%} of the panel is quiet: spacing opened")
     if m.contrast < 7.0:
         new["ink"] = round(min(0.6, new.get("ink", 0.0) + 0.35), 2)
         reasons.append(f"legend contrast only {m.contrast:.1f}:1: legend ink strengthened")

@@ -1,0 +1,254 @@
+"""The built-in designer: twenty machines in a row, the manual's procedure, a real shift.
+
+Everything runs for real: the gates, headless Chromium, the loop and its tools.
+Nothing is mocked (the designer needs no model endpoint).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from factory.browser import launch_options
+from factory.check import check
+from factory.designer.choose import design_for, distance, entry
+from factory.designer.measure import Measures, measure, revise
+from factory.designer.render import procedure, render
+from factory.lines import fold
+from factory.lines.machines import DOMAINS, ERAS, LINE
+from factory.probe import probe
+
+REPO = Path(__file__).resolve().parent.parent
+COUNT = 20
+
+
+def workspace(root: Path) -> Path:
+    (root / "catalogue").mkdir(parents=True)
+    (root / "catalogue" / "machines.json").write_text("[]\n")
+    (root / "catalogue" / "games.json").write_text("[]\n")
+    return root
+
+
+def shelve(root: Path, count: int) -> list:
+    """Twenty consecutive designs, each chosen against the catalogue before it."""
+    catalogue: list[dict] = []
+    designs = []
+    for i in range(count):
+        design = design_for(catalogue, f"seed-{i}", created="2025-06-01")
+        folder = root / "shelf" / "machines" / design.slug
+        folder.mkdir(parents=True)
+        for name, text in render(design).items():
+            (folder / name).write_text(text, encoding="utf-8")
+        catalogue.append(entry(design))
+        designs.append(design)
+    (root / "catalogue" / "machines.json").write_text(json.dumps(catalogue, indent=2))
+    return designs
+
+
+@pytest.fixture(scope="module")
+def shelf(tmp_path_factory) -> tuple[Path, list]:
+    root = workspace(tmp_path_factory.mktemp("shelf"))
+    return root, shelve(root, COUNT)
+
+
+def test_twenty_machines_are_all_different(shelf):
+    root, designs = shelf
+    entries = json.loads((root / "catalogue" / "machines.json").read_text())
+    for fields in (
+        ("name",),
+        ("kind",),
+        ("design",),
+        ("interaction",),
+        ("domain", "era"),
+        ("slug",),
+    ):
+        values = {tuple(fold(e[f]) for f in fields) for e in entries}
+        assert len(values) == COUNT, fields
+    # Variety is visible, not only verbal: neighbours differ in material and layout.
+    for a, b in zip(designs, designs[1:], strict=False):
+        assert a.material.key != b.material.key or a.layout.key != b.layout.key
+    assert len({d.layout.key for d in designs}) >= 4
+    assert len({d.material.key for d in designs}) >= 10
+
+
+def test_palettes_keep_their_distance(shelf):
+    _, designs = shelf
+    for i, design in enumerate(designs):
+        chassis, accent = design.palette[:2]
+        assert distance(chassis, accent) >= 60
+        for earlier in designs[:i]:
+            spread = distance(chassis, earlier.palette[0]) + distance(accent, earlier.palette[1])
+            assert spread >= 80, (design.slug, earlier.slug)
+
+
+def test_every_machine_has_four_controls_of_three_kinds(shelf):
+    _, designs = shelf
+    for design in designs:
+        assert len(design.controls) >= 4
+        assert len({c.kind for c in design.controls}) >= 3
+        assert len(design.faults) >= 2
+        assert len(design.design.split()) >= 6
+
+
+def test_the_static_gate_passes_the_shelf(shelf):
+    root, _ = shelf
+    report = check(root)
+    assert report.ok, [str(p) for p in report.problems]
+
+
+def test_the_probe_passes_the_shelf(shelf):
+    root, _ = shelf
+    report = probe(root, all=True)
+    failed = {r.slug: r.problems for r in report.results if not r.ok}
+    assert not failed
+    shots = root / ".factory" / "shots"
+    assert len(list(shots.glob("*-desktop.png"))) == COUNT
+
+
+def test_the_manual_procedure_brings_every_machine_to_nominal(shelf):
+    """Follow each manual's <ol> through the panel's own controls (keyboard), then tick."""
+    from playwright.sync_api import sync_playwright
+
+    root, designs = shelf
+    with sync_playwright() as p:
+        browser = p.chromium.launch(**launch_options())
+        page = browser.new_page(viewport={"width": 1440, "height": 900})
+        for design in designs:
+            folder = root / "shelf" / "machines" / design.slug
+            page.goto((folder / "manual.html").as_uri())
+            steps = page.eval_on_selector_all(
+                "ol li",
+                "els => els.map(e => [e.dataset.control || null, e.dataset.value || null, e.dataset.wait || null])",
+            )
+            assert steps[:-1] == [[c, v, None] for c, v, _ in procedure(design)]
+            page.goto((folder / "index.html").as_uri())
+            page.evaluate("machine.reset()")
+            for control, value, wait in steps:
+                if wait:
+                    page.evaluate(f"machine.tick({int(wait)})")
+                    continue
+                element = page.locator(f'[data-control="{control}"]')
+                positions = element.get_attribute("data-positions").split("|")
+                for _ in range(len(positions)):
+                    now = positions.index(element.get_attribute("data-value"))
+                    if now == positions.index(value):
+                        break
+                    element.focus()
+                    page.keyboard.press("ArrowUp" if now < positions.index(value) else "ArrowDown")
+                assert element.get_attribute("data-value") == value, (design.slug, control)
+            state = page.evaluate("machine.state()")
+            assert state["alarms"] == [], design.slug
+            assert state["nominal"] is True, (design.slug, state)
+            # And the machine really was cold before: reset undoes it all.
+            cold = page.evaluate("machine.reset(), machine.tick(5)")
+            assert cold["nominal"] is False and cold["alarms"] == []
+        browser.close()
+
+
+def test_same_catalogue_and_seed_give_identical_files():
+    catalogue = [entry(design_for([], "first", created="2025-06-01"))]
+    one = render(design_for(catalogue, "abc", created="2025-06-01"))
+    two = render(design_for(catalogue, "abc", created="2025-06-01"))
+    other = render(design_for(catalogue, "xyz", created="2025-06-01"))
+    assert one == two
+    assert one != other
+    assert set(one) == set(LINE.files)
+
+
+def test_a_full_shelf_refuses_politely():
+    catalogue = [{"domain": d, "era": e} for d in DOMAINS for e in ERAS]
+    with pytest.raises(ValueError, match="every"):
+        design_for(catalogue, "s")
+
+
+def _shot(path: Path, panel_rows: int, detail: bool) -> Path:
+    image = Image.new("RGB", (400, 300), (60, 60, 60))
+    for y in range(panel_rows):
+        for x in range(400):
+            stripe = detail and (x // 4 + y // 4) % 2
+            image.putpixel((x, y), (230, 230, 230) if stripe else (120, 110, 100))
+    image.save(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("rows", "detail", "changed"),
+    [
+        (120, False, "scale"),  # most of the screen is bare wall: scale up
+        (300, False, "scale"),  # the panel runs off the bottom: scale down
+        (280, True, "gap"),  # busy all over: open the spacing
+    ],
+)
+def test_measuring_decides_a_revision(tmp_path, rows, detail, changed):
+    measured = measure(_shot(tmp_path / "d.png", rows, detail))
+    tuning, reasons = revise({"scale": 1.0, "gap": 1.0, "ink": 0.0}, measured)
+    assert tuning[changed] != 1.0 and reasons
+
+
+def test_a_revision_always_changes_something():
+    calm = Measures(empty_below=0.05, flat=0.2, busy=0.05, contrast=12.0, phone_wide=False)
+    tuning, reasons = revise({"scale": 1.0, "gap": 1.0, "ink": 0.0}, calm)
+    assert tuning != {"scale": 1.0, "gap": 1.0, "ink": 0.0} and len(reasons) == 1
+
+
+def test_a_shift_through_the_real_loop(tmp_path, monkeypatch):
+    """One whole shift: the designer acts only through tools, in the order's order."""
+    from factory import loop
+    from factory.designer.driver import Designer
+    from factory.judge import judge
+    from factory.order import load_order
+    from factory.session import load
+
+    root = workspace(tmp_path / "ws")
+    shelve(root, 1)
+    base = json.loads((root / "catalogue" / "machines.json").read_text())
+    shutil.copytree(REPO / "orders", root / "orders")
+    shutil.copy(REPO / "AGENTS.md", root / "AGENTS.md")
+    monkeypatch.setenv("PATH", f"{REPO / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    result = loop.run(
+        Designer(root, "shift-seed"), load_order(root, "new-machine"), root, session_id="s-1"
+    )
+    assert result.reason == "settled", result.summary
+    session = load(result.log_path)
+    calls = [
+        (c["function"]["name"], json.loads(c["function"]["arguments"]))
+        for m in session.messages
+        if m.get("role") == "assistant"
+        for c in m.get("tool_calls") or []
+    ]
+    names = [n for n, _ in calls]
+    slug = json.loads((root / "catalogue" / "machines.json").read_text())[-1]["slug"]
+    order = [
+        names.index("read"),
+        next(
+            i for i, (n, a) in enumerate(calls) if n == "shell" and "--shots-only" in a["command"]
+        ),
+        names.index("view"),
+        next(
+            i for i, (n, a) in enumerate(calls) if n == "write" and a["path"].endswith("brief.md")
+        ),
+        *(
+            next(i for i, (n, a) in enumerate(calls) if n == "write" and a["path"].endswith(f))
+            for f in LINE.files
+        ),
+        next(
+            i
+            for i, (n, a) in enumerate(calls)
+            if n == "shell" and a["command"] == f"factory probe {slug}"
+        ),
+    ]
+    assert order == sorted(order)
+    css = [
+        i for i, (n, a) in enumerate(calls) if n == "write" and a["path"].endswith("machine.css")
+    ]
+    looks = [i for i, (n, a) in enumerate(calls) if n == "view" and slug in a["path"]]
+    assert len(css) == 2 and looks[0] < css[1], "the revision follows a look"
+    assert names[-2:] == ["shell", "success"]
+    verdict = judge(session, root, LINE, slug, base)
+    assert verdict.ok, verdict.reasons
+    assert check(root).ok
