@@ -607,8 +607,7 @@ def _site_built(workspace: Path, out: Path | None) -> Path:
         raise fail(f"site not built: {error}", 2) from None
     except OSError as error:
         raise fail(f"{error.filename or workspace}: {error.strerror or error}", 2) from None
-    counts = ", ".join(f"{n} {line}" for line, n in built.counts.items())
-    console.print(f"built {built.out} ({counts})", highlight=False, soft_wrap=True)
+    console.print(f"built {built.out} ({built.summary()})", highlight=False, soft_wrap=True)
     return built.out
 
 

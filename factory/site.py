@@ -97,10 +97,18 @@ class Shelf(BaseModel):
 class Built:
     out: Path
     counts: dict[str, int]
+    """Products on the site, per line name."""
 
     @property
     def total(self) -> int:
         return sum(self.counts.values())
+
+    def summary(self) -> str:
+        """`3 machines, 1 game`: what a person reads after a build."""
+        lines = all_lines()
+        return ", ".join(
+            f"{n} {lines[name].noun if n == 1 else name}" for name, n in self.counts.items()
+        )
 
 
 def _label(field: str) -> str:
