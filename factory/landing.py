@@ -50,16 +50,22 @@ def open_repo(workspace: Path) -> git.Repo:
     return repo
 
 
-def exclude_state(repo: git.Repo) -> None:
-    """Keeps `.factory/` (sessions, scratch, lock) out of every commit, even without a .gitignore."""
+def exclude_state(repo: git.Repo, rows: str = "trajectories") -> None:
+    """Keeps `.factory/` (sessions, scratch, lock) and the exported rows out of every
+    commit, even without a .gitignore: rows ship to the Hub or stay in the local
+    outbox folder; in git their screenshots would bloat every clone. The rows
+    folder's dataset card (a file, not a row folder) stays committable."""
     common = Path(repo.git.rev_parse("--git-common-dir"))
     if not common.is_absolute():
         common = Path(repo.working_dir) / common
     exclude = common / "info" / "exclude"
     text = exclude.read_text(encoding="utf-8") if exclude.is_file() else ""
-    if ".factory/" not in text.split():
+    wanted = [".factory/", "/" + rows.strip("/") + "/*/"]
+    missing = [pattern for pattern in wanted if pattern not in text.split()]
+    if missing:
         exclude.parent.mkdir(parents=True, exist_ok=True)
-        exclude.write_text(text + ("" if text.endswith("\n") or not text else "\n") + ".factory/\n")
+        lead = "" if text.endswith("\n") or not text else "\n"
+        exclude.write_text(text + lead + "".join(p + "\n" for p in missing))
 
 
 def commit_message(entry: dict | None, settled: bool, reason: str) -> str:
@@ -119,6 +125,7 @@ def begin(
     *,
     remote: str | None = None,
     dry_run: bool = False,
+    rows: str = "trajectories",
 ) -> Start:
     """Checks out the tip of the base branch, branches off, folds stranded shifts.
 
@@ -128,7 +135,7 @@ def begin(
     notes: list[str] = []
     if not repo.head.is_valid():
         raise LandingError(f"{repo.working_dir}: the repository has no commit yet")
-    exclude_state(repo)
+    exclude_state(repo, rows)
     if dry_run:
         base = repo.head.commit.hexsha
         branch = DRY_RUN_PREFIX + session_id

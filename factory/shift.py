@@ -322,7 +322,12 @@ class Shift:
         try:
             repo = landing.open_repo(self.workspace)
             start = landing.begin(
-                repo, self.settings.branch, session_id, remote=remote, dry_run=result.dry_run
+                repo,
+                self.settings.branch,
+                session_id,
+                remote=remote,
+                dry_run=result.dry_run,
+                rows=self.settings.trajectories,
             )
         except (landing.LandingError, git.GitCommandError) as error:
             raise ShiftError(str(error).splitlines()[0]) from None
@@ -394,12 +399,10 @@ class Shift:
 
     def gates(self, line: Line, slug: str | None, base: str) -> None:
         result = self.result
-        rows = self.settings.trajectories.strip("/") + "/"
 
         def static() -> bool:
             report = gate_check.check(self.workspace, [line.name], changed_since=base)
-            # Rows are the factory's own output (a previous shift's, carried in), not the model's.
-            problems = [str(p) for p in report.problems if not p.file.startswith(rows)]
+            problems = [str(p) for p in report.problems]
             result.gate_problems.extend(problems)
             return not problems
 
