@@ -1207,7 +1207,7 @@ def manual_html(design: Design) -> str:
 </header>
 
 <h2>Overview</h2>
-<p>The {esc(d.name)} is a {esc(d.kind)} for {esc(d.domain)} service, built in the manner of the {esc(d.era)}: {esc(d.design[0].lower() + d.design[1:])}.</p>
+<p>The {esc(d.name)} is {"an" if d.kind[0] in "aeiou" else "a"} {esc(d.kind)}. {esc(d.design)}.</p>
 <p>Three quantities are coupled. The <b>{esc(f.u.label.lower())}</b> follows the demand you set. The <b>{esc(f.v.label.lower())}</b> rises with it and is carried away by the {esc(f.aux)}. The <b>{esc(f.w.label.lower())}</b> is drawn down by the output and topped up by the {esc(f.aux)}. Leave an alarm standing and the machine trips.</p>
 
 <h2>Controls</h2>
