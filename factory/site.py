@@ -27,6 +27,7 @@ import functools
 import json
 import re
 import shutil
+import sys
 import tempfile
 from dataclasses import dataclass
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -251,7 +252,7 @@ def is_built(out: Path) -> bool:
     return (Path(out) / "index.html").is_file()
 
 
-class _Quiet(SimpleHTTPRequestHandler):
+class _Handler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
         pass
 
@@ -260,16 +261,31 @@ class _Quiet(SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", "no-store")
         super().end_headers()
 
+    def do_GET(self) -> None:
+        # Browsers ask every origin for /favicon.ico; products cannot carry one
+        # (exactly their files), and a 404 would be a console error on every page.
+        if self.path == "/favicon.ico" and not Path(self.translate_path(self.path)).is_file():
+            self.send_response(204)
+            self.end_headers()
+            return
+        super().do_GET()
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A visitor leaving mid-download is not an error worth a traceback.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
 
 def server(out: Path, port: int = 0) -> ThreadingHTTPServer:
     """A threaded HTTP server for `out` on 127.0.0.1 (port 0: any free port).
 
     The caller runs `serve_forever()` (or in a thread) and `shutdown()`s it.
     """
-    handler = functools.partial(_Quiet, directory=str(out))
-    httpd = ThreadingHTTPServer(("127.0.0.1", port), handler)
-    httpd.daemon_threads = True
-    return httpd
+    return _Server(("127.0.0.1", port), functools.partial(_Handler, directory=str(out)))
 
 
 def address(httpd: ThreadingHTTPServer) -> str:
