@@ -138,14 +138,8 @@
     var frame = el("div", "frame");
     frame.inert = true;
     frame.setAttribute("aria-hidden", "true");
-    var iframe = el("iframe");
-    iframe.title = item.name + " (preview)";
-    iframe.tabIndex = -1;
-    iframe.width = PREVIEW_W;
-    iframe.height = PREVIEW_H;
-    iframe.src = "about:blank";
-    iframe.dataset.src = item.preview;
-    frame.appendChild(iframe);
+    frame.dataset.src = item.preview;
+    frame.dataset.title = item.name + " (preview)";
     plate.appendChild(frame);
     plate.appendChild(el("figcaption", null, "Live, at 1440 \u00d7 900, scaled"));
     li.appendChild(plate);
@@ -162,9 +156,19 @@
   // a hundred simulations ticking out of sight. Leaving unloads it.
   var nearby = new IntersectionObserver(function (records) {
     records.forEach(function (record) {
-      var iframe = record.target.querySelector("iframe");
-      var want = record.isIntersecting ? iframe.dataset.src : "about:blank";
-      if (iframe.getAttribute("src") !== want) iframe.setAttribute("src", want);
+      var frame = record.target;
+      var iframe = frame.querySelector("iframe");
+      if (record.isIntersecting && !iframe) {
+        iframe = el("iframe");
+        iframe.title = frame.dataset.title;
+        iframe.tabIndex = -1;
+        iframe.width = PREVIEW_W;
+        iframe.height = PREVIEW_H;
+        iframe.src = frame.dataset.src;
+        frame.appendChild(iframe);
+      } else if (!record.isIntersecting && iframe) {
+        frame.removeChild(iframe);
+      }
     });
   }, { rootMargin: "50% 0px" });
 
