@@ -21,7 +21,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import time
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from importlib import resources
@@ -29,7 +31,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urldefrag
 
-from playwright.async_api import Browser, BrowserContext, Page, async_playwright
+from playwright.async_api import Browser, BrowserContext, JSHandle, Locator, Page, async_playwright
 from playwright.async_api import Error as PlaywrightError
 from pydantic import BaseModel, computed_field
 
@@ -39,6 +41,7 @@ from factory.lines import Line, line_named
 DESKTOP = {"width": 1440, "height": 900}
 PHONE = {"width": 390, "height": 844}
 LOCAL_SCHEMES = ("file:", "data:", "blob:")
+NOT_LOCAL = re.compile(r"^(?!(?:file|data|blob):)")
 CLOCK_START = 1_750_000_000
 """Seconds since the epoch the paused page clock starts at."""
 
@@ -136,15 +139,20 @@ class Watch:
         page.on("framenavigated", self._navigated)
         page.on("crash", self._crash)
         page.on("websocket", lambda ws: self.external.append(ws.url))
-        await page.route("**/*", self._route)
+        # Only non-local requests come back to Python; file: loads stay inside the browser.
+        await page.route(NOT_LOCAL, self._route)
 
     async def _route(self, route: Any) -> None:
-        url = route.request.url
-        if url.startswith(LOCAL_SCHEMES):
-            await route.continue_()
-        else:
-            self.external.append(url)
-            await route.abort("blockedbyclient")
+        self.external.append(route.request.url)
+        await route.abort("blockedbyclient")
+
+    def restart(self, entry_url: str) -> None:
+        """Watch the same page afresh for a new document (the manual after the panel)."""
+        self.entry_url = entry_url
+        for seen in (self.exceptions, self.console, self.failed, self.external, self.dialogs):
+            seen.clear()
+        self.navigated.clear()
+        self.crashed = False
 
     def _console(self, message: Any) -> None:
         if message.type != "error":
@@ -296,8 +304,15 @@ async def within(step: Awaitable[T], what: str, seconds: float = STEP_SECONDS) -
         ) from None
 
 
+HANDLES: weakref.WeakKeyDictionary[Page, JSHandle] = weakref.WeakKeyDictionary()
+"""The in-page function, compiled once per page document rather than sent with every step."""
+
+
 async def in_page(page: Page, step: str, what: str, **args: Any) -> Any:
-    return await within(page.evaluate(PAGE_JS, {"step": step, "args": args}), what)
+    if page not in HANDLES:
+        HANDLES[page] = await within(page.evaluate_handle(f"() => ({PAGE_JS}\n)"), what)
+    call = HANDLES[page].evaluate("(fn, request) => fn(request)", {"step": step, "args": args})
+    return await within(call, what)
 
 
 async def advance(context: BrowserContext, ms: int, what: str, watch: Watch) -> None:
@@ -338,9 +353,19 @@ async def new_context(browser: Browser) -> BrowserContext:
 
 async def open_page(context: BrowserContext, watch: Watch, viewport: dict[str, int]) -> Page:
     page = await context.new_page()
-    await page.set_viewport_size(viewport)
+    if viewport != DESKTOP:
+        await page.set_viewport_size(viewport)
     await watch.attach(page)
     return page
+
+
+async def click(target: Locator) -> None:
+    """A real mouse click at the element's centre, without Playwright's wait for stillness.
+
+    The page clock is paused, so "stable across two animation frames" only costs
+    time; an element covered by another still loses the click, as for a user.
+    """
+    await target.click(force=True, timeout=STEP_SECONDS * 1000)
 
 
 async def load(page: Page, path: Path, what: str) -> None:
@@ -445,17 +470,16 @@ async def probe_machine(context: BrowserContext, run: Run) -> None:
     for text in watch.problems("", "the panel"):
         run.problem(1, text)
 
-    # The panel's loop must not run on while the manual is judged alone.
-    await within(page.close(), "closing the panel")
-    manual_watch = Watch((run.target.folder / "manual.html").as_uri())
-    alone = await open_page(context, manual_watch, DESKTOP)
+    # The same tab, sent to the manual: cheaper than a second page, and the panel's loop stops.
+    alone = run.target.folder / "manual.html"
+    watch.restart(alone.as_uri())
     try:
-        await load(alone, run.target.folder / "manual.html", "rule 8: manual.html")
-        await advance(context, WARMUP_SECONDS, "rule 8: manual.html's own scripts", manual_watch)
-        manual_watch.halt("rule 8: manual.html")
+        await load(page, alone, "rule 8: manual.html")
+        await advance(context, WARMUP_SECONDS, "rule 8: manual.html's own scripts", watch)
+        watch.halt("rule 8: manual.html")
     except Stop as stop:
         run.problem(8, str(stop).removeprefix("rule 8: "))
-    for text in manual_watch.problems("", "manual.html"):
+    for text in watch.problems("", "manual.html"):
         run.problem(8, text)
 
 
@@ -468,7 +492,7 @@ async def manual(page: Page, run: Run) -> None:
     if parts["problems"] and not run.shots_only:
         return
     try:
-        await page.locator('[data-action="manual"]').first.click(timeout=STEP_SECONDS * 1000)
+        await click(page.locator('[data-action="manual"]').first)
     except PlaywrightError as error:
         run.problem(
             4, f'clicking the data-action="manual" control failed: {one_line(error.message)}'
@@ -481,7 +505,7 @@ async def manual(page: Page, run: Run) -> None:
         return
     await shoot(page, run.out, f"{run.target.slug}-manual.png", run.result, run.workspace)
     try:
-        await page.locator('[data-action="close-manual"]').first.click(timeout=STEP_SECONDS * 1000)
+        await click(page.locator('[data-action="close-manual"]').first)
     except PlaywrightError as error:
         run.problem(
             4, f'clicking the data-action="close-manual" control failed: {one_line(error.message)}'
@@ -589,9 +613,7 @@ async def fault_controls(page: Page, run: Run, faults: list[str]) -> None:
             broken.append(found["error"])
             continue
         try:
-            await (
-                page.locator("[data-fault]").nth(found["index"]).click(timeout=STEP_SECONDS * 1000)
-            )
+            await click(page.locator("[data-fault]").nth(found["index"]))
         except PlaywrightError as error:
             broken.append(
                 f"clicking data-fault={json.dumps(fault)} failed: {one_line(error.message)}"
