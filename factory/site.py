@@ -211,6 +211,7 @@ def build_site(workspace: Path, out: Path | None = None) -> Built:
     if not workspace.is_dir():
         raise SiteError(f"{workspace}: no such workspace folder")
     out = Path(out) if out is not None else workspace / DEFAULT_OUT
+    _refuse_to_replace(out, workspace)
     _gate(workspace)
     data = shelf(workspace)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -235,6 +236,19 @@ def build_site(workspace: Path, out: Path | None = None) -> Built:
         raise
     counts = {entry["name"]: entry["count"] for entry in data.lines}
     return Built(out=out, counts=counts)
+
+
+def _refuse_to_replace(out: Path, workspace: Path) -> None:
+    """The swap deletes the old `out`: it must be a site we built, never a user's folder."""
+    where, home = out.resolve(), workspace.resolve()
+    if where == home or where in home.parents:
+        raise SiteError(f"{out}: holds the workspace; choose another --out")
+    if where.exists() and not (where.is_dir() and _is_site(where)):
+        raise SiteError(f"{out}: exists and is not a built site; choose another --out")
+
+
+def _is_site(folder: Path) -> bool:
+    return not any(folder.iterdir()) or all((folder / name).is_file() for name in ASSETS)
 
 
 def _swap(staging: Path, out: Path) -> None:

@@ -304,6 +304,17 @@ def test_cli_build_on_no_workspace_is_one_line(tmp_path: Path) -> None:
     assert len(result.output.strip().splitlines()) == 1 and "nowhere" in result.output
 
 
+@pytest.mark.parametrize("where", [".", "..", "shelf", "catalogue/machines.json", "notes"])
+def test_build_never_replaces_a_folder_it_did_not_build(tmp_path: Path, where: str) -> None:
+    ws = stock(tmp_path / "ws")
+    (ws / "notes").mkdir()
+    (ws / "notes/todo.txt").write_text("keep me")
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    with pytest.raises(site.SiteError, match="choose another --out"):
+        site.build_site(ws, ws / where)
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
 def test_a_build_that_dies_midway_leaves_the_old_site(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
