@@ -36,12 +36,14 @@ from playwright.async_api import Error as PlaywrightError
 from pydantic import BaseModel, computed_field
 
 from factory.browser import BrowserNotFound, launch_options
+from factory.config import ConfigError, load_settings
 from factory.lines import Line, line_named
 
 DESKTOP = {"width": 1440, "height": 900}
 PHONE = {"width": 390, "height": 844}
 LOCAL_SCHEMES = ("file:", "data:", "blob:")
 NOT_LOCAL = re.compile(r"^(?!(?:file|data|blob):)")
+ANY = re.compile(".*")
 CLOCK_START = 1_750_000_000
 """Seconds since the epoch the paused page clock starts at."""
 
@@ -141,10 +143,15 @@ class Watch:
         page.on("websocket", lambda ws: self.external.append(ws.url))
         # Only non-local requests come back to Python; file: loads stay inside the browser.
         await page.route(NOT_LOCAL, self._route)
+        await page.route_web_socket(ANY, self._socket)
 
     async def _route(self, route: Any) -> None:
         self.external.append(route.request.url)
         await route.abort("blockedbyclient")
+
+    async def _socket(self, socket: Any) -> None:
+        self.external.append(socket.url)
+        await socket.close()
 
     def restart(self, entry_url: str) -> None:
         """Watch the same page afresh for a new document (the manual after the panel)."""
@@ -266,8 +273,9 @@ def targets(workspace: Path, slugs: list[str] | None, all: bool, line: Line) -> 
 class Chromium:
     """One browser for the whole call, replaced only when a wedged renderer will not let go."""
 
-    def __init__(self, playwright: Any) -> None:
+    def __init__(self, playwright: Any, configured: str | None) -> None:
         self.playwright = playwright
+        self.configured = configured
         self.browser: Browser | None = None
         self.lock = asyncio.Lock()
 
@@ -275,7 +283,9 @@ class Chromium:
         async with self.lock:
             if self.browser is None or not self.browser.is_connected():
                 try:
-                    self.browser = await self.playwright.chromium.launch(**launch_options())
+                    self.browser = await self.playwright.chromium.launch(
+                        **launch_options(self.configured)
+                    )
                 except BrowserNotFound as error:
                     raise ProbeError(f"no browser: {error}") from None
                 except PlaywrightError as error:
@@ -752,10 +762,11 @@ async def probe_async(
     shots_only: bool,
     jobs: int,
     parity: bool,
+    browser: str | None = None,
 ) -> ProbeReport:
     gate = asyncio.Semaphore(max(1, jobs))
     async with async_playwright() as playwright:
-        chromium = Chromium(playwright)
+        chromium = Chromium(playwright, browser)
         await chromium.get()  # a missing browser is one error, not one per product
 
         async def guarded(target: Target) -> ProductProbe:
@@ -781,12 +792,19 @@ def probe(
     shots_only: bool = False,
     jobs: int | None = None,
     parity: bool = False,
+    browser: str | None = None,
 ) -> ProbeReport:
     """Probe the named products (default: the newest catalogue entry) and write their screenshots.
 
-    Raises ProbeError when it cannot run at all: no catalogue, no such slug, no browser.
+    `browser` is a Chromium binary; default: the workspace's `browser` setting, then
+    the system's Chromium. Raises ProbeError when it cannot run at all: no
+    catalogue, no such slug, no browser, unreadable settings.
     """
     workspace = workspace.resolve()
+    try:
+        browser = browser or load_settings(workspace).browser
+    except ConfigError as error:
+        raise ProbeError(str(error)) from None
     try:
         described = line_named(line)
     except KeyError as error:
@@ -799,6 +817,12 @@ def probe(
         raise ProbeError(f"{out}: cannot create the screenshot folder ({error.strerror})") from None
     return asyncio.run(
         probe_async(
-            workspace, chosen, out=out, shots_only=shots_only, jobs=jobs or 2, parity=parity
+            workspace,
+            chosen,
+            out=out,
+            shots_only=shots_only,
+            jobs=jobs or 2,
+            parity=parity,
+            browser=browser,
         )
     )

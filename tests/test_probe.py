@@ -60,6 +60,13 @@ MUTATIONS: dict[str, tuple[list[Edit], dict, list[str]]] = {
             "rule 1: the panel made an external request (blocked; only file:, data:, blob: are allowed): https://example.invalid/lamp.png"
         ],
     ),
+    "r1-websocket": (
+        [js_tail('new WebSocket("wss://example.invalid/feed");')],
+        {},
+        [
+            "rule 1: the panel made an external request (blocked; only file:, data:, blob: are allowed): wss://example.invalid/feed"
+        ],
+    ),
     "r1-failed-request": (
         [("index.html", "</main>", '<img src="lamp.png" alt="">\n</main>')],
         {},
@@ -422,6 +429,17 @@ def test_the_cli_cannot_run_without_a_product_or_a_line(
     outcome = CliRunner().invoke(cli.app, ["probe", "-w", str(tmp_path), *args])
     assert outcome.exit_code == 2
     assert error in outcome.output
+    assert "Traceback" not in outcome.output
+
+
+def test_the_cli_says_so_in_one_line_when_there_is_no_browser(tmp_path: Path) -> None:
+    shutil.copytree(CORPUS, tmp_path, dirs_exist_ok=True)
+    missing = tmp_path / "no-chromium"
+    outcome = CliRunner().invoke(
+        cli.app, ["probe", "-w", str(tmp_path)], env={"FACTORY_BROWSER": str(missing)}
+    )
+    assert outcome.exit_code == 2
+    assert f"no browser: configured browser {missing} does not exist" in outcome.output
     assert "Traceback" not in outcome.output
 
 
