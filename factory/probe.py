@@ -37,12 +37,12 @@ from pydantic import BaseModel, computed_field
 
 from factory.browser import BrowserNotFound, launch_options
 from factory.config import ConfigError, load_settings
-from factory.lines import Line, line_named
+from factory.lines import Line, all_lines, line_named
 
 DESKTOP = {"width": 1440, "height": 900}
 PHONE = {"width": 390, "height": 844}
-LOCAL_SCHEMES = ("file:", "data:", "blob:")
 NOT_LOCAL = re.compile(r"^(?!(?:file|data|blob):)")
+"""Every URL a product may not load: anything but file:, data: and blob:."""
 ANY = re.compile(".*")
 CLOCK_START = 1_750_000_000
 """Seconds since the epoch the paused page clock starts at."""
@@ -174,6 +174,11 @@ class Watch:
             self.failed.append(f"{request.url} ({request.failure})")
 
     async def _dialog(self, dialog: Any) -> None:
+        if dialog.type == "beforeunload":
+            # Only our own navigation to the manual can raise it; leaving must win.
+            with contextlib.suppress(PlaywrightError):
+                await dialog.accept()
+            return
         self.dialogs.append(f"{dialog.type}({json.dumps(dialog.message[:80])})")
         with contextlib.suppress(PlaywrightError):
             await dialog.dismiss()
@@ -238,8 +243,6 @@ def catalogue(workspace: Path, line: Line) -> list[dict[str, Any]]:
 
 def line_of(workspace: Path, slugs: list[str]) -> str:
     """The line whose catalogue lists the first slug; machines when none does."""
-    from factory.lines import all_lines
-
     for line in all_lines().values():
         try:
             if any(e["slug"] == slugs[0] for e in catalogue(workspace, line)):
@@ -411,6 +414,11 @@ def merge(ranges: dict[str, list[float]], more: dict[str, list[float]] | None) -
             ranges[key] = [low, high]
 
 
+def names(value: Any) -> list[str]:
+    """A catalogue list field as strings; a malformed one is the check's to report, not ours."""
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
 # --- machines: the reference's eight rules and our three findings -----------------------
 
 
@@ -436,8 +444,7 @@ class Run:
 
 async def probe_machine(context: BrowserContext, run: Run) -> None:
     entry, details = run.target.entry, run.result.details
-    controls = [str(c) for c in entry.get("controls") or []]
-    faults = [str(f) for f in entry.get("faults") or []]
+    controls, faults = names(entry.get("controls")), names(entry.get("faults"))
     index = run.target.folder / "index.html"
     watch = Watch(index.as_uri())
     page = await open_page(context, watch, DESKTOP)
@@ -484,9 +491,9 @@ async def probe_machine(context: BrowserContext, run: Run) -> None:
     alone = run.target.folder / "manual.html"
     watch.restart(alone.as_uri())
     try:
-        await load(page, alone, "rule 8: manual.html")
+        await load(page, alone, "rule 8: the manual")
         await advance(context, WARMUP_SECONDS, "rule 8: manual.html's own scripts", watch)
-        watch.halt("rule 8: manual.html")
+        watch.halt("rule 8: the manual")
     except Stop as stop:
         run.problem(8, str(stop).removeprefix("rule 8: "))
     for text in watch.problems("", "manual.html"):
