@@ -55,6 +55,8 @@ PRODUCT_SECONDS = 40.0
 """The whole probe of one product, a last line of defence."""
 CLOSE_SECONDS = 4.0
 """Closing a context; longer means the browser is wedged and is replaced."""
+QUIT_SECONDS = 10.0
+"""Closing a wedged browser before giving up on it (the driver kills it at the end)."""
 
 WARMUP_SECONDS = 2000
 """Simulated milliseconds of the page's own loop after load, before the desktop shot."""
@@ -101,6 +103,8 @@ class ProductProbe(BaseModel):
 
 class ProbeReport(BaseModel):
     results: list[ProductProbe]
+    launches: int = 1
+    """Browsers this call started; more than one means a wedged one was replaced."""
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -280,6 +284,7 @@ class Chromium:
         self.playwright = playwright
         self.configured = configured
         self.browser: Browser | None = None
+        self.launches = 0
         self.lock = asyncio.Lock()
 
     async def get(self) -> Browser:
@@ -293,6 +298,7 @@ class Chromium:
                     raise ProbeError(f"no browser: {error}") from None
                 except PlaywrightError as error:
                     raise ProbeError(f"no browser: {one_line(error.message)}") from None
+                self.launches += 1
             return self.browser
 
     async def discard(self, browser: Browser) -> None:
@@ -300,7 +306,7 @@ class Chromium:
             if self.browser is browser:
                 self.browser = None
         with contextlib.suppress(TimeoutError, PlaywrightError):
-            await asyncio.wait_for(browser.close(), CLOSE_SECONDS)
+            await asyncio.wait_for(browser.close(), QUIT_SECONDS)
 
     async def close(self) -> None:
         if self.browser is not None:
@@ -786,7 +792,7 @@ async def probe_async(
             results = await asyncio.gather(*(guarded(t) for t in chosen))
         finally:
             await chromium.close()
-    return ProbeReport(results=list(results))
+    return ProbeReport(results=list(results), launches=chromium.launches)
 
 
 def probe(

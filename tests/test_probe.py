@@ -16,6 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from factory import cli
+from factory import probe as probe_module
 from factory.probe import ProbeError, ProbeReport, ProductProbe, probe
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -320,9 +321,21 @@ def shelf(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def judged(shelf: Path) -> dict[str, ProductProbe]:
-    report = probe(shelf, all=True)
-    return {result.slug: result for result in report.results}
+def shelf_report(shelf: Path) -> ProbeReport:
+    return probe(shelf, all=True)
+
+
+@pytest.fixture(scope="module")
+def judged(shelf_report: ProbeReport) -> dict[str, ProductProbe]:
+    return {result.slug: result for result in shelf_report.results}
+
+
+def test_one_browser_judges_the_whole_shelf_hostile_products_included(
+    shelf_report: ProbeReport,
+) -> None:
+    assert len(shelf_report.results) == 1 + len(MUTATIONS) + len(FINDINGS) + len(HOSTILE)
+    assert shelf_report.launches == 1
+    assert not shelf_report.ok
 
 
 def test_the_corpus_machine_passes_every_rule_and_finding(
@@ -399,6 +412,22 @@ def test_shots_only_takes_three_pictures_and_judges_nothing(shelf: Path, tmp_pat
     assert names == ["r4-opener-dead-desktop.png", "r4-opener-dead-phone.png"]
     assert not missing.ok and missing.problems == ["the panel: index.html is missing"]
     assert not report.ok
+
+
+def test_a_wedged_browser_is_replaced_and_the_rest_still_probed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No context ever closes in zero seconds, so every product looks like it wedged the browser.
+    monkeypatch.setattr(probe_module, "CLOSE_SECONDS", 0.0)
+    products = {f"copy-{n}": ([], {}) for n in range(2)}
+    workspace = workspace_with(tmp_path, "machines", products)
+    report = probe(workspace, all=True, jobs=1, parity=True)
+    assert [(r.slug, r.ok) for r in report.results] == [
+        (MACHINE, True),
+        ("copy-0", True),
+        ("copy-1", True),
+    ]
+    assert report.launches == 3
 
 
 def test_games_pass_when_they_answer_input_and_fail_when_not(tmp_path: Path) -> None:
