@@ -42,11 +42,11 @@
   // Every number in a state, by path; for the finite rule and the quantities finding.
   const numbers = (value, path, out, depth) => {
     if (typeof value === "number") out.push([path, value]);
-    else if (value && typeof value === "object" && depth < 6) {
+    else if (value && typeof value === "object" && depth < 8) {
       const keys = Array.isArray(value) ? value.keys() : Object.keys(value);
       let n = 0;
       for (const key of keys) {
-        if (n++ > 200) break;
+        if (n++ > 1000) break;
         numbers(value[key], path ? `${path}.${key}` : String(key), out, depth + 1);
       }
     }
@@ -176,7 +176,8 @@
           reset();
           tick(5);
           attempt(`window.machine.inject(${quote(fault)})`, () => m().inject(fault));
-          let seconds = alarms().length ? 0 : null;
+          // As the reference does: tick first, then look; an alarm that one tick clears is no alarm.
+          let seconds = null;
           for (let s = 1; seconds === null && s <= 60; s++) {
             tick(1);
             sample();
@@ -269,7 +270,7 @@
     },
     faultAlarm() {
       try {
-        let seconds = alarms().length ? 0 : null;
+        let seconds = null;
         for (let s = 1; seconds === null && s <= 60; s++) {
           tick(1);
           sample();
