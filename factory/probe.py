@@ -134,20 +134,25 @@ class Watch:
     failed: list[str] = field(default_factory=list)
     external: list[str] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
+    windows: int = 0
     navigated: list[str] = field(default_factory=list)
     crashed: bool = False
 
-    async def attach(self, page: Page) -> None:
+    async def attach(self, page: Page, *, main: bool = True) -> None:
         page.on("pageerror", lambda e: self.exceptions.append(one_line(f"{e.name}: {e.message}")))
         page.on("console", self._console)
         page.on("requestfailed", self._failed)
         page.on("dialog", self._dialog)
+        page.on("popup", self._popup)
         page.on("framenavigated", self._navigated)
         page.on("crash", self._crash)
         page.on("websocket", lambda ws: self.external.append(ws.url))
         # Only non-local requests come back to Python; file: loads stay inside the browser.
         await page.route(NOT_LOCAL, self._route)
         await page.route_web_socket(ANY, self._socket)
+        if main:
+            # A window the product opens has no page route of its own: its requests land here.
+            await page.context.route(NOT_LOCAL, self._route)
 
     async def _route(self, route: Any) -> None:
         self.external.append(route.request.url)
@@ -162,6 +167,7 @@ class Watch:
         self.entry_url = entry_url
         for seen in (self.exceptions, self.console, self.failed, self.external, self.dialogs):
             seen.clear()
+        self.windows = 0
         self.navigated.clear()
         self.crashed = False
 
@@ -186,6 +192,11 @@ class Watch:
         self.dialogs.append(f"{dialog.type}({json.dumps(dialog.message[:80])})")
         with contextlib.suppress(PlaywrightError):
             await dialog.dismiss()
+
+    async def _popup(self, popup: Page) -> None:
+        self.windows += 1
+        with contextlib.suppress(PlaywrightError):
+            await popup.close()
 
     def _navigated(self, frame: Any) -> None:
         if frame.parent_frame is None and urldefrag(frame.url)[0] != self.entry_url:
@@ -213,6 +224,8 @@ class Watch:
             self.external,
         )
         out += listed(f"{rule}{where} opened a dialog (dismissed)", self.dialogs)
+        if self.windows:
+            out.append(f"{rule}{where} opened {self.windows} window(s) with window.open (closed)")
         return out
 
 
@@ -370,11 +383,13 @@ async def new_context(browser: Browser) -> BrowserContext:
     return context
 
 
-async def open_page(context: BrowserContext, watch: Watch, viewport: dict[str, int]) -> Page:
+async def open_page(
+    context: BrowserContext, watch: Watch, viewport: dict[str, int], *, main: bool = True
+) -> Page:
     page = await context.new_page()
     if viewport != DESKTOP:
         await page.set_viewport_size(viewport)
-    await watch.attach(page)
+    await watch.attach(page, main=main)
     return page
 
 
@@ -686,7 +701,11 @@ async def probe_page(context: BrowserContext, run: Run) -> None:
     watch = Watch(index.as_uri())
     page = await open_page(context, watch, DESKTOP)
     # The twin is loaded at the same simulated moment, or the two would not be in step.
-    still = None if run.shots_only else await open_page(context, Watch(index.as_uri()), DESKTOP)
+    still = (
+        None
+        if run.shots_only
+        else await open_page(context, Watch(index.as_uri()), DESKTOP, main=False)
+    )
     run.result.details["loaded"] = False
     await load(page, index, "the game")
     run.result.details["loaded"] = True

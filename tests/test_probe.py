@@ -253,6 +253,10 @@ HOSTILE: dict[str, tuple[list[Edit], str]] = {
         [js_tail('alert("Welcome aboard");')],
         'rule 1: the panel opened a dialog (dismissed): alert("Welcome aboard")',
     ),
+    "h-opens-a-window": (
+        [js_tail('window.open("https://example.invalid/offer");')],
+        "rule 1: the panel opened 1 window(s) with window.open (closed)",
+    ),
     "h-navigates-away": (
         [js_tail('setTimeout(function () { location.href = "manual.html"; }, 500);')],
         "the panel navigated away to file://",
