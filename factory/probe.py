@@ -383,12 +383,9 @@ async def new_context(browser: Browser) -> BrowserContext:
     return context
 
 
-async def open_page(
-    context: BrowserContext, watch: Watch, viewport: dict[str, int], *, main: bool = True
-) -> Page:
+async def open_page(context: BrowserContext, watch: Watch, *, main: bool = True) -> Page:
+    """A 1440x900 tab, watched; `main` also catches what windows it opens do."""
     page = await context.new_page()
-    if viewport != DESKTOP:
-        await page.set_viewport_size(viewport)
     await watch.attach(page, main=main)
     return page
 
@@ -415,16 +412,15 @@ async def load(page: Page, path: Path, what: str) -> None:
         raise Stop(f"{what} could not be opened: {one_line(error.message)}") from None
 
 
-async def shoot(page: Page, out: Path, name: str, result: ProductProbe, workspace: Path) -> bytes:
+async def shoot(page: Page, out: Path, name: str, result: ProductProbe, workspace: Path) -> None:
     path = out / name
-    data = await within(
+    await within(
         page.screenshot(path=str(path), timeout=STEP_SECONDS * 1000), f"the screenshot {name}"
     )
     shown = path.resolve()
     with contextlib.suppress(ValueError):
         shown = shown.relative_to(workspace)
     result.shots.append(str(shown))
-    return data
 
 
 def merge(ranges: dict[str, list[float]], more: dict[str, list[float]] | None) -> None:
@@ -468,7 +464,7 @@ async def probe_machine(context: BrowserContext, run: Run) -> None:
     controls, faults = names(entry.get("controls")), names(entry.get("faults"))
     index = run.target.folder / "index.html"
     watch = Watch(index.as_uri())
-    page = await open_page(context, watch, DESKTOP)
+    page = await open_page(context, watch)
     details["loaded"] = False
     await load(page, index, "the panel")
     details["loaded"] = True
@@ -699,13 +695,9 @@ async def probe_page(context: BrowserContext, run: Run) -> None:
     """
     index = run.target.folder / "index.html"
     watch = Watch(index.as_uri())
-    page = await open_page(context, watch, DESKTOP)
+    page = await open_page(context, watch)
     # The twin is loaded at the same simulated moment, or the two would not be in step.
-    still = (
-        None
-        if run.shots_only
-        else await open_page(context, Watch(index.as_uri()), DESKTOP, main=False)
-    )
+    still = None if run.shots_only else await open_page(context, Watch(index.as_uri()), main=False)
     run.result.details["loaded"] = False
     await load(page, index, "the game")
     run.result.details["loaded"] = True
@@ -757,6 +749,9 @@ PROBES: dict[str, Callable[[BrowserContext, Run], Awaitable[None]]] = {"machines
 async def probe_one(chromium: Chromium, target: Target, run: Run) -> ProductProbe:
     started = time.monotonic()
     result = run.result
+    # Last run's pictures would pass for this run's where this run takes none (no manual opens).
+    for name in target.line.shot_names(target.slug):
+        (run.out / name).unlink(missing_ok=True)
     browser = await chromium.get()
     try:
         context = await within(new_context(browser), "opening a browser context")

@@ -403,6 +403,8 @@ def test_parity_runs_the_reference_rules_only(shelf: Path) -> None:
 
 def test_shots_only_takes_three_pictures_and_judges_nothing(shelf: Path, tmp_path: Path) -> None:
     (shelf / "shelf" / "machines" / "r5-no-alarm" / "index.html").rename(tmp_path / "kept.html")
+    (tmp_path / "shots").mkdir()
+    (tmp_path / "shots" / "r4-opener-dead-manual.png").write_bytes(b"a picture from an older run")
     try:
         report = probe(
             shelf, ["r4-opener-dead", "r5-no-alarm"], shots_only=True, out=tmp_path / "shots"
