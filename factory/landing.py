@@ -198,6 +198,20 @@ def _fold(repo: git.Repo, start: Start, stranded: str) -> None:
     repo.git.branch("-D", stranded)
 
 
+def _push_problem(error: git.GitCommandError) -> tuple[str, bool]:
+    """What stopped a push, and whether it was a rejection a re-fetch can cure
+    (the remote moved) rather than a refusal (access, a checked-out branch)."""
+    text = str(error.stderr or error)
+    rejected = any(word in text for word in ("[rejected]", "non-fast-forward", "fetch first"))
+    lines = [line.strip().removeprefix("stderr: ").strip("'") for line in text.splitlines()]
+    telling = [
+        line.removeprefix("remote: ").removeprefix("error: ")
+        for line in lines
+        if "[rejected]" in line or line.startswith(("fatal:", "remote: error:"))
+    ]
+    return (telling[0] if telling else _first(error)), rejected
+
+
 def _first(error: git.GitCommandError) -> str:
     text = str(error.stderr or error).strip()
     lines = [line.strip() for line in text.splitlines() if line.strip()]
@@ -318,7 +332,9 @@ def _push(
                 landed.notes.append(f"pushed after {attempt} retr{'y' if attempt == 1 else 'ies'}")
             return
         except git.GitCommandError as error:
-            problem = _first(error)
+            problem, rejected = _push_problem(error)
+        if not rejected:
+            break  # refused for good (no access, a checked-out branch, no network): no retry
         if attempt == retries:
             break
         landed.notes.append(f"push rejected ({problem}); re-fetching")

@@ -212,6 +212,19 @@ def test_a_remote_that_moved_under_us_gets_the_push_after_a_rebase(
     assert {"ours.txt", "theirs.txt"} <= {b.path for b in tip.tree.traverse()}
 
 
+def test_a_refused_push_is_not_retried_and_the_commit_stays(tmp_path: Path) -> None:
+    upstream = make_repo(tmp_path / "upstream")  # not bare, main checked out: git refuses
+    repo = clone(Path(upstream.working_dir), tmp_path / "work")
+    start = begin(repo, "main", "s1", remote="origin")
+    write(Path(repo.working_dir), "a.txt", "x")
+    result = land(repo, start, "shift: A - b", remote="origin")
+    assert result.committed and not result.pushed
+    assert not any("rejected" in note for note in result.notes)
+    (refusal,) = [note for note in result.notes if note.startswith("not pushed")]
+    assert "refusing to update checked out branch" in refusal
+    assert repo.head.commit.hexsha == result.commit
+
+
 def test_a_remote_that_conflicts_keeps_the_shift_branch(
     repo: git.Repo, remote: Path, tmp_path: Path
 ) -> None:
