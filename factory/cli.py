@@ -279,13 +279,16 @@ def probe(
     ),
     workspace: Path = WorkspaceOption,
     out: Path | None = ShotsOption,
-    shots_only: bool = typer.Option(False, "--shots-only", help="Take the screenshots, judge nothing."),
+    shots_only: bool = typer.Option(
+        False, "--shots-only", help="Take the screenshots, judge nothing."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
     jobs: int = typer.Option(2, "--jobs", min=1, help="Products probed side by side."),
     parity: bool = typer.Option(False, "--parity", help="Only the reference factory's rules."),
 ) -> None:
     """The dynamic gate: drive products in headless Chromium and take screenshots."""
     from rich.table import Table
+    from rich.text import Text
 
     from factory import probe as gate
 
@@ -308,9 +311,10 @@ def probe(
     else:
         table = Table("slug", "verdict", "problems", "seconds")
         for result in report.results:
-            lines = result.problems + [f"{f.name}: {f.detail}" for f in result.findings if not f.ok]
             verdict = "[green]pass[/]" if result.ok else "[red]FAIL[/]"
-            table.add_row(result.slug, verdict, "\n".join(lines) or "-", f"{result.seconds:.1f}")
+            # A product's own console text may hold [brackets]: never read it as markup.
+            reasons = Text("\n".join(result.failures()) or "-")
+            table.add_row(result.slug, verdict, reasons, f"{result.seconds:.1f}")
         console.print(table)
         for result in report.results:
             for shot in result.shots:

@@ -100,6 +100,10 @@ class ProductProbe(BaseModel):
     """What the row records: loaded, api, alarms, reset_clears, manual_opens, overflow, console_errors."""
     seconds: float = 0.0
 
+    def failures(self) -> list[str]:
+        """Every reason this product fails, one line each: the problems, then failed findings."""
+        return self.problems + [f"{f.name}: {f.detail}" for f in self.findings if not f.ok]
+
 
 class ProbeReport(BaseModel):
     results: list[ProductProbe]

@@ -45,9 +45,9 @@ def css(code: str) -> Edit:
 # slug: (edits, catalogue entry changes, expected problems as exact strings or regexes)
 MUTATIONS: dict[str, tuple[list[Edit], dict, list[str]]] = {
     "r1-console-error": (
-        [js_tail('console.error("gauge table missing");')],
+        [js_tail('console.error("gauge table [object Object] missing");')],
         {},
-        ["rule 1: the panel logged a console error: gauge table missing"],
+        ["rule 1: the panel logged a console error: gauge table [object Object] missing"],
     ),
     "r1-uncaught": (
         [js_tail('setTimeout(function () { throw new Error("late gauge"); }, 500);')],
@@ -381,6 +381,7 @@ def test_each_finding_fails_alone(judged: dict[str, ProductProbe], slug: str) ->
     failed = [f for f in result.findings if not f.ok]
     assert [f.name for f in failed] == [name]
     assert detail in failed[0].detail
+    assert result.failures() == [f"{name}: {failed[0].detail}"]
     assert not result.ok
 
 
@@ -492,6 +493,9 @@ def test_the_cli_prints_json_and_exits_one_when_any_product_fails(shelf: Path) -
     assert outcome.exit_code == 1
     report = ProbeReport.model_validate_json(outcome.output)
     assert [r.ok for r in report.results] == [True, False]
+    outcome = CliRunner().invoke(cli.app, ["probe", "-w", str(shelf), MACHINE, "r1-console-error"])
+    assert outcome.exit_code == 1
+    assert "[object" in outcome.output  # printed as text, not swallowed as rich markup
     outcome = CliRunner().invoke(cli.app, ["probe", "-w", str(shelf), MACHINE, "--parity"])
     assert outcome.exit_code == 0
     assert MACHINE in outcome.output and "pass" in outcome.output
