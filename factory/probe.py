@@ -49,8 +49,10 @@ CLOCK_START = 1_750_000_000
 
 LOAD_SECONDS = 5.0
 """How long a page may take to fire `load` from disk."""
-STEP_SECONDS = 4.0
+STEP_SECONDS = 5.0
 """How long one step (an evaluate, a click, a screenshot) may take."""
+SIMULATION_SECONDS = 12.0
+"""Rules 5 and 6 together tick a few hundred times: a heavy product on a busy machine is not hung."""
 PRODUCT_SECONDS = 40.0
 """The whole probe of one product, a last line of defence."""
 CLOSE_SECONDS = 4.0
@@ -344,11 +346,13 @@ HANDLES: weakref.WeakKeyDictionary[Page, JSHandle] = weakref.WeakKeyDictionary()
 """The in-page function, compiled once per page document rather than sent with every step."""
 
 
-async def in_page(page: Page, step: str, what: str, **args: Any) -> Any:
+async def in_page(
+    page: Page, step: str, what: str, *, limit: float = STEP_SECONDS, **args: Any
+) -> Any:
     if page not in HANDLES:
         HANDLES[page] = await within(page.evaluate_handle(f"() => ({PAGE_JS}\n)"), what)
     call = HANDLES[page].evaluate("(fn, request) => fn(request)", {"step": step, "args": args})
-    return await within(call, what)
+    return await within(call, what, limit)
 
 
 async def advance(context: BrowserContext, ms: int, what: str, watch: Watch) -> None:
@@ -579,14 +583,20 @@ async def overflow(page: Page, run: Run) -> None:
 async def simulate(page: Page, run: Run, faults: list[str]) -> None:
     """Rules 5 and 6, each in one evaluate so the page's own loop cannot interleave."""
     alarms = await in_page(
-        page, "alarms", "rule 5: driving the faults through tick()", faults=faults
+        page,
+        "alarms",
+        "rule 5: driving the faults through tick()",
+        faults=faults,
+        limit=SIMULATION_SECONDS,
     )
     merge(run.ranges, alarms["ranges"])
     run.result.details["alarms"] = alarms["seconds"]
     run.result.details["reset_clears"] = bool(alarms["cleared"]) and all(alarms["cleared"].values())
     for text in alarms["problems"]:
         run.problem(5, text)
-    finite = await in_page(page, "run", "rule 6: 600 x tick(1)", seconds=RUN_SECONDS)
+    finite = await in_page(
+        page, "run", "rule 6: 600 x tick(1)", seconds=RUN_SECONDS, limit=SIMULATION_SECONDS
+    )
     merge(run.ranges, finite["ranges"])
     for text in finite["problems"]:
         run.problem(6, text)

@@ -247,7 +247,7 @@ HOSTILE: dict[str, tuple[list[Edit], str]] = {
                 "function tick(seconds) {\n    if (seconds >= 1) for (;;) {}",
             )
         ],
-        "rule 5: driving the faults through tick() did not finish within 4 s",
+        "rule 5: driving the faults through tick() did not finish within 12 s",
     ),
     "h-alert": (
         [js_tail('alert("Welcome aboard");')],
@@ -392,7 +392,7 @@ def test_hostile_products_end_in_a_clear_problem_quickly(
     result = judged[slug]
     assert not result.ok
     assert any(p.startswith(HOSTILE[slug][1]) for p in result.problems), result.problems
-    assert result.seconds < 15
+    assert result.seconds < 25
 
 
 def test_parity_runs_the_reference_rules_only(shelf: Path) -> None:
