@@ -2,10 +2,18 @@
 
 Everything runs for real: the gates, headless Chromium, the loop and its tools.
 Nothing is mocked (the designer needs no model endpoint).
+
+Twenty machines are designed and statically checked, and every manual's procedure
+is followed in one browser page; the dynamic probe runs on a SAMPLE of them, the
+fewest that between them cover every layout and every simulation family (the
+probe's cost is per machine and nothing in it varies except layout and
+simulation), so the module stays near a minute on two shared cores. The full
+twenty are probed by benchmarks/bench_shifts.py, through real shifts.
 """
 
 from __future__ import annotations
 
+import colorsys
 import json
 import os
 import shutil
@@ -16,7 +24,8 @@ from PIL import Image
 
 from factory.browser import launch_options
 from factory.check import check
-from factory.designer.choose import design_for, distance, entry
+from factory.designer import parts
+from factory.designer.choose import design_for, distance, entry, hex_rgb
 from factory.designer.measure import Measures, measure, revise
 from factory.designer.render import procedure, render
 from factory.lines import fold
@@ -69,45 +78,70 @@ def test_twenty_machines_are_all_different(shelf):
     ):
         values = {tuple(fold(e[f]) for f in fields) for e in entries}
         assert len(values) == COUNT, fields
-    # Variety is visible, not only verbal: neighbours differ in material and layout.
+    # Variety is visible, not only verbal: neighbours differ in material, layout,
+    # simulation and controls, and the shelf uses most of the grammar.
     for a, b in zip(designs, designs[1:], strict=False):
-        assert a.material.key != b.material.key or a.layout.key != b.layout.key
-    assert len({d.layout.key for d in designs}) >= 4
-    assert len({d.material.key for d in designs}) >= 10
+        assert a.material.key != b.material.key, (a.slug, b.slug)
+        assert a.layout.key != b.layout.key, (a.slug, b.slug)
+        assert [c.kind for c in a.controls] != [c.kind for c in b.controls]
+    assert len({d.layout.key for d in designs}) == len(parts.LAYOUTS)
+    assert len({d.family.key for d in designs}) >= 7
+    assert len({d.material.key for d in designs}) >= 12
 
 
-def test_palettes_keep_their_distance(shelf):
+def test_materials_keep_their_hue(shelf):
+    """A palette moves a material's lightness, never its hue: navy-grey stays navy-grey."""
     _, designs = shelf
-    for i, design in enumerate(designs):
-        chassis, accent = design.palette[:2]
-        assert distance(chassis, accent) >= 60
-        for earlier in designs[:i]:
-            spread = distance(chassis, earlier.palette[0]) + distance(accent, earlier.palette[1])
-            assert spread >= 80, (design.slug, earlier.slug)
 
+    def hls(colour: str) -> tuple[float, float, float]:
+        return colorsys.rgb_to_hls(*(c / 255 for c in hex_rgb(colour)))
 
-def test_every_machine_has_four_controls_of_three_kinds(shelf):
-    _, designs = shelf
     for design in designs:
-        assert len(design.controls) >= 4
-        assert len({c.kind for c in design.controls}) >= 3
-        assert len(design.faults) >= 2
-        assert len(design.design.split()) >= 6
+        hue, _, sat = hls(design.material.chassis)
+        got, _, got_sat = hls(design.palette[0])
+        if sat > 0.12 and got_sat > 0.08:
+            turn = min(abs(got - hue), 1 - abs(got - hue))
+            assert turn < 0.03, (design.slug, design.material.key, design.palette[0])
 
 
-def test_the_static_gate_passes_the_shelf(shelf):
-    root, _ = shelf
-    report = check(root)
-    assert report.ok, [str(p) for p in report.problems]
+def test_dial_titles_sit_on_plates_not_on_the_face(shelf):
+    root, designs = shelf
+    for design in designs:
+        html = (root / "shelf" / "machines" / design.slug / "index.html").read_text()
+        pointers = sum(html.count(f'<svg class="{k}"') for k in ("dial", "edgewise", "column"))
+        assert html.count('<figure class="meter">') == pointers, design.slug
+        assert html.count('<figcaption class="legend">') == pointers
+        assert 'class="dlabel"' not in html, design.slug
 
 
-def test_the_probe_passes_the_shelf(shelf):
-    root, _ = shelf
-    report = probe(root, all=True)
+def sample(designs: list) -> list:
+    """The fewest designs (greedy) that cover every layout and simulation family drawn."""
+    wanted = {("layout", d.layout.key) for d in designs} | {
+        ("family", d.family.key) for d in designs
+    }
+    chosen = []
+    while wanted:
+        best = max(
+            designs,
+            key=lambda d: len(wanted & {("layout", d.layout.key), ("family", d.family.key)}),
+        )
+        chosen.append(best)
+        wanted -= {("layout", best.layout.key), ("family", best.family.key)}
+    return chosen
+
+
+def test_the_probe_passes_a_sample_covering_every_layout_and_family(shelf):
+    root, designs = shelf
+    picked = sample(designs)
+    assert len(picked) <= 12
+    report = probe(root, [d.slug for d in picked])
     failed = {r.slug: r.problems for r in report.results if not r.ok}
     assert not failed
+    assert len(report.results) == len(picked)
     shots = root / ".factory" / "shots"
-    assert len(list(shots.glob("*-desktop.png"))) == COUNT
+    assert {p.name for p in shots.glob("*-desktop.png")} == {
+        f"{d.slug}-desktop.png" for d in picked
+    }
 
 
 def test_the_manual_procedure_brings_every_machine_to_nominal(shelf):

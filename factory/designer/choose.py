@@ -6,6 +6,7 @@ It only decides; drawing is `render`'s job and it must never touch disk.
 
 from __future__ import annotations
 
+import colorsys
 import hashlib
 import math
 import random
@@ -202,9 +203,18 @@ def _name(rng: random.Random, era: parts.Era, kind: str, catalogue: list[dict[st
     return era.makers[0], str(len(catalogue) + 1), name
 
 
+def _nudge(rng: random.Random, colour: str, reach: float, hue: float) -> str:
+    r, g, b = (c / 255 for c in hex_rgb(colour))
+    h, light, sat = colorsys.rgb_to_hls(r, g, b)
+    h = (h + rng.uniform(-hue, hue)) % 1.0
+    light = min(0.95, max(0.06, light + rng.uniform(-reach, reach)))
+    sat = min(1.0, max(0.0, sat * rng.uniform(1 - reach, 1 + reach)))
+    return rgb_hex(tuple(c * 255 for c in colorsys.hls_to_rgb(h, light, sat)))
+
+
 def _palette(
-    rng: random.Random, material: parts.Material, catalogue: list[dict[str, Any]]
-) -> tuple[str, str, str]:
+    rng: random.Random, materials: list[parts.Material], catalogue: list[dict[str, Any]]
+) -> tuple[parts.Material, str, str, str]:
     earlier = [
         (e["palette"][0], e["palette"][1])
         for e in catalogue
@@ -226,20 +236,16 @@ def _palette(
         )
         return spread if spread >= PALETTE_SPREAD_MIN + 2 else None
 
-    base = hex_rgb(material.chassis)
-    for reach in (14, 28, 48, 80, 130):
-        for accent_name, accent_hex in accents:
-            accent_rgb = hex_rgb(accent_hex)
-            for _ in range(12):
-                chassis = rgb_hex(tuple(c + rng.uniform(-reach, reach) for c in base))
-                accent = rgb_hex(tuple(c + rng.uniform(-reach, reach) for c in accent_rgb))
-                if fits(chassis, accent) is not None:
-                    return chassis, accent, accent_name
-    for _ in range(5000):
-        chassis = rgb_hex(tuple(rng.uniform(0, 255) for _ in range(3)))
-        accent = rgb_hex(tuple(rng.uniform(0, 255) for _ in range(3)))
-        if fits(chassis, accent) is not None:
-            return chassis, accent, "signal"
+    # Colours move in lightness and a little in saturation, hardly in hue: a navy-grey
+    # stays navy-grey. A material that cannot keep its distance gives way to the next.
+    for material in materials:
+        for reach in (0.04, 0.08, 0.13, 0.19, 0.26):
+            for accent_name, accent_hex in accents:
+                for _ in range(10):
+                    chassis = _nudge(rng, material.chassis, reach, 0.012)
+                    accent = _nudge(rng, accent_hex, reach, 0.025)
+                    if fits(chassis, accent) is not None:
+                        return material, chassis, accent, accent_name
     raise ValueError("no palette keeps its distance from every catalogue entry")
 
 
@@ -299,7 +305,8 @@ def design_for(catalogue: list[dict[str, Any]], seed: str, created: str | None =
     material = _pick(rng, in_era(parts.MATERIALS), lambda m: avoid(m.phrase))
     legend = _pick(rng, in_era(parts.LEGENDS), lambda leg: avoid(leg.phrase))
     lamp = _pick(rng, in_era(parts.LAMPS), lambda lamp: avoid(lamp.phrase))
-    layout = _pick(rng, list(parts.LAYOUTS), lambda lay: avoid(lay.phrase, 4.0))
+    layouts = [lay for lay in parts.LAYOUTS if not lay.eras or era_key in lay.eras]
+    layout = _pick(rng, layouts, lambda lay: avoid(lay.phrase, 4.0))
     maintenance = _pick(rng, list(parts.MAINTENANCE), lambda m: avoid(m, 1.0))
     kinds = {
         "master": _pick(rng, list(parts.MASTER_KINDS), lambda k: avoid(k, 1.0)),
@@ -321,7 +328,9 @@ def design_for(catalogue: list[dict[str, Any]], seed: str, created: str | None =
     ]
     faults = _faults(rng, family, era.upper)
     maker, code, name = _name(rng, era, kind, catalogue)
-    chassis, accent, accent_name = _palette(rng, material, catalogue)
+    others = [m for m in in_era(parts.MATERIALS) if m is not material]
+    others.sort(key=lambda m: avoid(m.phrase) + rng.random())
+    material, chassis, accent, accent_name = _palette(rng, [material, *others], catalogue)
     dark = luminance(chassis) < 0.22
     ink = "#f1ecdf" if dark else "#1d1b18"
     plate = {

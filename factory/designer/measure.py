@@ -112,7 +112,7 @@ def revise(tuning: dict[str, float], m: Measures) -> tuple[dict[str, float], lis
             f"{m.empty_below:.0%} of the screen is bare wall under the panel: "
             f"instruments scaled to {new['scale']:.2f}"
         )
-    elif m.empty_below < 0.02:
+    elif m.empty_below < 0.005:
         new["scale"] = round(max(0.85, new.get("scale", 1.0) - 0.08), 2)
         reasons.append("the panel runs to the bottom edge: instruments scaled down")
     if m.busy > 0.16:

@@ -110,24 +110,22 @@ class Layout:
     key: str
     phrase: str
     instruments: tuple[str, ...]
-    """Instrument slots it draws: gauge, edgewise, fan, chart, mimic, bargraph, column."""
+    """Instrument slots it draws: gauge, edgewise, fan, chart, scope, trend, mimic, bargraph, column.
+    A chart, scope, trend or mimic is the layout's centrepiece and gets a bay of its own."""
+    eras: tuple[str, ...] = ()
+    """Eras it belongs to; empty means any."""
 
 
 LAYOUTS = (
-    Layout("desk", "sloping desk with a meter row over a control row", ("gauge", "gauge", "fan")),
-    Layout(
-        "column",
-        "tall cabinet with a meter column beside the controls",
-        ("edgewise", "edgewise", "gauge"),
-    ),
-    Layout("mimic", "mimic-diagram board with meters at its flanks", ("mimic", "gauge", "column")),
-    Layout("rack", "nineteen-inch rack of stacked units", ("bargraph", "edgewise", "fan")),
-    Layout(
-        "recorder",
-        "recorder bay with a strip chart above the meters",
-        ("chart", "gauge", "edgewise"),
-    ),
-)
+    Layout("desk", "sloping desk whose control shelf is raked toward the operator", ("gauge", "gauge", "fan")),
+    Layout("cabinet", "tall cabinet with a hinged instrument door above the controls", ("edgewise", "gauge", "edgewise")),
+    Layout("mimic", "wall-mounted mimic board with lamps set into the process schematic", ("mimic", "gauge", "column")),
+    Layout("rack", "nineteen-inch rack of stacked modules on tapped rails", ("bargraph", "edgewise", "fan")),
+    Layout("recorder", "recorder bay led by a tall strip chart with meters beside it", ("chart", "gauge", "edgewise")),
+    Layout("bench", "benchtop instrument case with a big central cathode-ray screen", ("scope", "edgewise", "gauge"), ("1940s", "1950s", "1960s", "1970s", "1980s", "1990s")),
+    Layout("console", "three-wing operator console with angled side wings", ("fan", "gauge", "fan")),
+    Layout("hmi", "flat operator terminal with a trend screen and a few hard keys", ("trend", "bargraph", "bargraph"), ("2000s", "2020s", "speculative")),
+)  # fmt: skip
 
 
 # Control kinds by the role they play. Every machine gets one of each role,

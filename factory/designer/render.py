@@ -104,13 +104,9 @@ def dial(design: Design, key: str, sweep: tuple[float, float], box: tuple[int, i
             out.append(
                 f'<text class="num" x="{tx:.1f}" y="{ty + 4:.1f}">{esc(labels[i // 5])}</text>'
             )
-    if a1 - a0 > 200:
-        label_y, unit_y = cy - r * 0.3, cy + r * 0.34
-    else:
-        label_y, unit_y = cy - r * 0.42, cy - r * 0.42 + 14
-    out.append(
-        f'<text class="dlabel" x="{cx}" y="{label_y:.1f}">{esc(case(design, q.label))}</text>'
-    )
+    # The title sits on a plate under the dial, never on the face: only the short unit
+    # is drawn inside, in the quiet space below the pivot (round) or above it (fan).
+    unit_y = cy + r * 0.42 if a1 - a0 > 200 else cy - r * 0.34
     out.append(f'<text class="unit" x="{cx}" y="{unit_y:.1f}">{esc(q.unit)}</text>')
     out.append(
         f'<g class="needle" data-needle="{key}" data-a0="{a0}" data-a1="{a1}" '
@@ -119,7 +115,15 @@ def dial(design: Design, key: str, sweep: tuple[float, float], box: tuple[int, i
     )
     out.append(f'<circle class="hub" cx="{cx}" cy="{cy}" r="7"/>')
     out.append("</svg>")
-    return "".join(out)
+    return meter(design, q, "".join(out))
+
+
+def meter(design: Design, q: parts.Quantity, svg: str) -> str:
+    """An instrument with its title on a legend plate beneath it."""
+    return (
+        f'<figure class="meter">{svg}<figcaption class="legend">'
+        f"{esc(case(design, q.label))}</figcaption></figure>"
+    )
 
 
 def edgewise(design: Design, key: str) -> str:
@@ -152,11 +156,9 @@ def edgewise(design: Design, key: str) -> str:
         + '" data-y0="190" data-y1="20" transform="translate(0 190)">'
         '<path d="M58 0 L76 -6 L76 6 Z"/></g>'
     )
-    out.append(
-        f'<text class="dlabel small" x="45" y="218">{esc(case(design, q.label.split()[0]))}</text>'
-    )
+    out.append(f'<text class="unit dim" x="45" y="218">{esc(q.unit)}</text>')
     out.append("</svg>")
-    return "".join(out)
+    return meter(design, q, "".join(out))
 
 
 def column(design: Design, key: str) -> str:
@@ -174,11 +176,9 @@ def column(design: Design, key: str) -> str:
         y = 190 - i * 43
         out.append(f'<line class="tick major" x1="58" y1="{y}" x2="66" y2="{y}"/>')
         out.append(f'<text class="num left" x="68" y="{y + 3}">{esc(label)}</text>')
-    out.append(
-        f'<text class="dlabel small" x="45" y="218">{esc(case(design, q.label.split()[0]))}</text>'
-    )
+    out.append(f'<text class="unit dim" x="45" y="218">{esc(q.unit)}</text>')
     out.append("</svg>")
-    return "".join(out)
+    return meter(design, q, "".join(out))
 
 
 def bargraph(design: Design, key: str) -> str:
@@ -201,12 +201,15 @@ def bargraph(design: Design, key: str) -> str:
     return "".join(out)
 
 
-def chart(design: Design) -> str:
+def chart(design: Design, style: str = "recorder") -> str:
+    """A moving trace of two quantities: a paper strip chart, a CRT scope or an HMI trend."""
     v = design.family.v
     u = design.family.u
+    size = {"recorder": (420, 300), "scope": (440, 300), "trend": (620, 400)}[style]
     return (
-        '<figure class="recorder"><div class="paper">'
-        '<canvas data-chart width="560" height="150" aria-label="strip chart"></canvas></div>'
+        f'<figure class="{style}"><div class="paper">'
+        f'<canvas data-chart width="{size[0]}" height="{size[1]}" aria-label="{style} of '
+        f'{esc(v.label.lower())} and {esc(u.label.lower())}"></canvas></div>'
         f'<figcaption><span class="pen pen-v"></span>{esc(case(design, v.label))} '
         f'<span class="pen pen-u"></span>{esc(case(design, u.label))}</figcaption></figure>'
     )
@@ -215,9 +218,9 @@ def chart(design: Design) -> str:
 def mimic(design: Design) -> str:
     f = design.family
     aux = design.controls[1].name
-    return f"""<svg class="mimic" viewBox="0 0 520 220" role="img" aria-label="mimic diagram">
-<rect class="bezel" x="2" y="2" width="516" height="216" rx="2"/>
-<rect class="board" x="10" y="10" width="500" height="200"/>
+    return f"""<svg class="mimic" viewBox="0 0 520 236" role="img" aria-label="mimic diagram">
+<rect class="bezel" x="2" y="2" width="516" height="232" rx="2"/>
+<rect class="board" x="10" y="10" width="500" height="216"/>
 <path class="pipe" d="M60 170 H200 V70 H300"/>
 <path class="pipe flowline" data-flow="aux" d="M60 170 H200 V70 H300"/>
 <path class="pipe" d="M380 70 H460 V170 H330"/>
@@ -229,11 +232,25 @@ def mimic(design: Design) -> str:
 <rect class="unitbox" x="300" y="40" width="80" height="60"/>
 <rect class="glow" data-glow="u" x="306" y="46" width="68" height="48" opacity="0"/>
 <path class="valve" d="M320 160 L340 170 L320 180 Z M340 170 L360 160 L360 180 Z"/>
+{mimic_lamps(design)}
 <text class="mlabel" x="60" y="92">{esc(case(design, f.w.label))}</text>
 <text class="mlabel" x="200" y="158">{esc(case(design, aux))}</text>
 <text class="mlabel" x="340" y="32">{esc(case(design, design.kind))}</text>
-<text class="mlabel" x="340" y="200">{esc(case(design, f.v.label))}</text>
+<text class="mlabel" x="260" y="200">{esc(case(design, f.v.label))}</text>
 </svg>"""
+
+
+def mimic_lamps(design: Design) -> str:
+    """Alarm lamps drawn where their cause is on the schematic."""
+    spots = {"heat": (340, 118), "leak": (60, 212), "drift": (440, 118)}
+    out = []
+    for fault in design.faults:
+        x, y = spots[fault.family]
+        out.append(
+            f'<g class="mlamp" data-alarm="{esc(fault.alarm)}"><circle cx="{x}" cy="{y - 8}" r="7"/>'
+            f'<text class="mlabel small" x="{x}" y="{y + 10}">{esc(fault.alarm)}</text></g>'
+        )
+    return "".join(out)
 
 
 READOUT_LABELS = {"u": "OUT", "v": "STRESS", "w": "RESERVE"}
@@ -250,21 +267,25 @@ def readouts(design: Design) -> str:
     return '<div class="readouts">' + "".join(items) + "</div>"
 
 
+CENTREPIECES = ("chart", "scope", "trend", "mimic")
+
+
+def centrepiece(design: Design) -> str:
+    for slot in design.layout.instruments:
+        if slot == "mimic":
+            return mimic(design)
+        if slot in CENTREPIECES:
+            return chart(design, "recorder" if slot == "chart" else slot)
+    return ""
+
+
 def instruments(design: Design) -> str:
-    slots = list(design.layout.instruments)
+    slots = [s for s in design.layout.instruments if s not in CENTREPIECES]
     keys = ["v", "u", "w"]
     turn = _variant(design, "keys", 3)
     keys = keys[turn:] + keys[:turn]
     out = []
-    free = iter(keys)
-    for slot in slots:
-        if slot == "chart":
-            out.append(chart(design))
-            continue
-        if slot == "mimic":
-            out.append(mimic(design))
-            continue
-        key = next(free)
+    for slot, key in zip(slots, keys, strict=False):
         if slot == "gauge":
             out.append(dial(design, key, (-135, 135), (200, 200), (100, 100, 78)))
         elif slot == "fan":
@@ -348,6 +369,15 @@ def annunciator(design: Design) -> str:
     return "".join(status + tiles)
 
 
+# Parts of the case that only some layouts have: a carrying handle and feet, hinges, rails.
+DECOR = {
+    "bench": '<span class="handle-bar" aria-hidden="true"></span><span class="foot fl" aria-hidden="true"></span><span class="foot fr" aria-hidden="true"></span>',
+    "cabinet": '<span class="hinge h1" aria-hidden="true"></span><span class="hinge h2" aria-hidden="true"></span><span class="latch" aria-hidden="true"></span>',
+    "rack": '<span class="rail rl" aria-hidden="true"></span><span class="rail rr" aria-hidden="true"></span>',
+    "desk": '<span class="desk-lip" aria-hidden="true"></span>',
+}
+
+
 def index_html(design: Design) -> str:
     d = design
     screws = "".join(f'<span class="screw {p}"></span>' for p in ("tl", "tr", "bl", "br"))
@@ -358,6 +388,9 @@ def index_html(design: Design) -> str:
         for f in d.faults
     )
     serial = hashlib.sha256(d.slug.encode()).hexdigest()[:6].upper()
+    piece = centrepiece(d)
+    centre = f'<section class="bay centre" aria-label="centre">{piece}</section>\n' if piece else ""
+    decor = DECOR.get(d.layout.key, "")
     return f"""<!doctype html>
 <html lang="en">
 <head>
@@ -368,12 +401,10 @@ def index_html(design: Design) -> str:
 </head>
 <body class="panel-page era-{d.era} tex-{d.material.texture} legend-{d.legend.style} lamp-{d.lamp.style} layout-{d.layout.key} readout-{d.era_style.readout}">
 <main class="chassis" aria-label="{esc(d.name)} control panel">
-{screws}
-<header class="bay nameplate">
-<div class="badge"><span class="maker">{esc(d.maker)}</span><h1>{esc(case(d, d.kind))}</h1><span class="model">{esc(d.code)} &middot; No. {serial}</span></div>
-<nav class="doors"><a class="door" href="../../">{esc(case(d, "Catalogue"))}</a><button type="button" class="door" data-action="manual">{esc(case(d, "Manual"))}</button></nav>
-</header>
-<section class="bay instruments" aria-label="instruments">{instruments(d)}</section>
+{screws}{decor}
+<header class="bay nameplate"><div class="badge"><span class="maker">{esc(d.maker)}</span><h1>{esc(case(d, d.kind))}</h1><span class="model">{esc(d.code)} &middot; No. {serial}</span></div></header>
+<nav class="bay doors"><a class="door" href="../../">{esc(case(d, "Catalogue"))}</a><button type="button" class="door" data-action="manual">{esc(case(d, "Manual"))}</button></nav>
+{centre}<section class="bay instruments" aria-label="instruments">{instruments(d)}</section>
 <section class="bay annunciator" aria-label="annunciator">{annunciator(d)}{readouts(d)}</section>
 <section class="bay controls" aria-label="controls">{controls}</section>
 <section class="bay maintenance" aria-label="maintenance"><span class="legend">{esc(case(d, "Test / maintenance"))}</span>{tests}<span class="clock">T+<output data-clock>0</output> s</span></section>
@@ -692,7 +723,7 @@ JS = r"""(function () {
       ctx.lineWidth = 2;
       ctx.beginPath();
       for (var i = 0; i < history.length; i++) {
-        var px = w - (history.length - 1 - i) * 2, py = h - 6 - clamp(history[i][pen[1]], 0, 1) * (h - 12);
+        var px = w - (history.length - 1 - i) * w / 279, py = h - 6 - clamp(history[i][pen[1]], 0, 1) * (h - 12);
         if (i === 0) ctx.moveTo(px, py); else ctx.lineTo(px, py);
       }
       ctx.stroke();
@@ -740,8 +771,8 @@ BASE_CSS = """*, *::before, *::after { box-sizing: border-box; }
 html { -webkit-text-size-adjust: 100%; }
 body { margin: 0; min-height: 100vh; font-family: var(--font); color: var(--ink); }
 body.panel-page { background: radial-gradient(ellipse at 50% 30%, var(--wall-hi), var(--wall) 70%); overflow-x: hidden; }
-.chassis { position: relative; width: min(1380px, calc(100% - 28px)); margin: 12px auto; padding: 26px 34px 22px;
-  display: grid; gap: calc(12px * var(--gap)); border: 3px solid var(--edge); border-radius: var(--radius);
+.chassis { position: relative; width: min(1380px, calc(100% - 28px)); min-height: calc(100vh - 24px); margin: 12px auto; padding: 26px 34px 22px;
+  display: grid; align-content: stretch; gap: calc(12px * var(--gap)); border: 3px solid var(--edge); border-radius: var(--radius);
   box-shadow: inset 0 2px 0 var(--bevel-hi), inset 0 -3px 0 var(--bevel-lo), 0 18px 40px rgba(0,0,0,.45), 0 2px 0 var(--edge); }
 .screw { position: absolute; width: 14px; height: 14px; border-radius: 50%;
   background: linear-gradient(var(--slot), transparent 0) center/10px 2px no-repeat, radial-gradient(circle at 35% 35%, #f4f4f0, #9a9a94 55%, #55554f);
@@ -750,12 +781,14 @@ body.panel-page { background: radial-gradient(ellipse at 50% 30%, var(--wall-hi)
 .screw.bl { bottom: 8px; left: 10px; transform: rotate(80deg); } .screw.br { bottom: 8px; right: 10px; transform: rotate(10deg); }
 .bay { position: relative; min-width: 0; padding: 12px 14px; border: 1px solid var(--groove-lo);
   box-shadow: inset 1px 1px 0 var(--groove-lo), 1px 1px 0 var(--groove-hi); border-radius: calc(var(--radius) / 2); }
-.nameplate { grid-area: plate; display: flex; align-items: center; justify-content: space-between; gap: 16px; flex-wrap: wrap; padding: 8px 14px; }
+.nameplate { grid-area: plate; display: flex; align-items: center; justify-content: flex-start; padding: 8px 14px; }
+.doors { grid-area: doors; align-items: center; justify-content: flex-end; }
+.centre { grid-area: centre; display: grid; place-items: center; padding: 10px; }
 .badge { display: grid; gap: 1px; padding: 7px 16px; background: var(--plate); color: var(--plate-ink);
   border: 1px solid var(--plate-edge); box-shadow: inset 0 1px 0 rgba(255,255,255,.25), 0 1px 2px rgba(0,0,0,.4); }
 .badge h1 { margin: 0; font-size: 21px; font-weight: 700; letter-spacing: var(--track); line-height: 1.1; }
 .maker, .model { font-size: 11px; letter-spacing: .14em; opacity: .85; }
-.doors { display: flex; gap: 10px; }
+.doors { display: flex; flex-wrap: wrap; gap: 10px; }
 .door { font: 600 12px var(--font); letter-spacing: .1em; color: var(--plate-ink); background: var(--plate); border: 1px solid var(--plate-edge);
   padding: 8px 14px; min-height: 36px; text-decoration: none; cursor: pointer; border-radius: 2px; box-shadow: 0 2px 0 var(--bevel-lo); }
 .door:focus-visible, .test:focus-visible, .ctl:focus-visible { outline: 2px dashed var(--accent); outline-offset: 3px; }
@@ -763,11 +796,13 @@ body.panel-page { background: radial-gradient(ellipse at 50% 30%, var(--wall-hi)
 .annunciator { grid-area: ann; display: grid; grid-template-columns: repeat(auto-fill, minmax(96px, 1fr)); gap: 8px; align-content: start; }
 .controls { grid-area: ctrl; display: flex; flex-wrap: wrap; gap: calc(10px * var(--gap)); justify-content: space-around; align-items: flex-start; }
 .maintenance { grid-area: maint; display: flex; flex-wrap: wrap; gap: 10px; align-items: center; }
-.dial { height: calc(186px * var(--s)); width: auto; max-width: 100%; }
-.dial[viewBox="0 0 240 150"] { height: calc(150px * var(--s)); }
-.edgewise, .column { height: calc(224px * var(--s)); width: auto; max-width: 100%; }
+.meter { margin: 0; display: grid; justify-items: center; gap: 6px; min-width: 0; }
+.meter .legend { max-width: 100%; text-align: center; }
+.dial { height: calc(clamp(150px, 24vh, 240px) * var(--s) * var(--fit, 1)); width: auto; max-width: 100%; }
+.dial[viewBox="0 0 240 150"] { height: calc(clamp(120px, 19vh, 190px) * var(--s) * var(--fit, 1)); }
+.edgewise, .column { height: calc(clamp(170px, 30vh, 290px) * var(--s) * var(--fit, 1)); width: auto; max-width: 100%; }
 .bargraph { width: calc(300px * var(--s)); max-width: 100%; height: auto; }
-.mimic { width: calc(500px * var(--s)); max-width: 100%; height: auto; }
+.mimic { width: 100%; max-width: calc(900px * var(--s)); max-height: calc(62vh * var(--s)); height: auto; }
 svg .bezel { fill: var(--bezel); stroke: rgba(0,0,0,.55); stroke-width: 1.5; }
 svg .face { fill: var(--face); }
 svg .face.dark { fill: #0c0d0c; }
@@ -779,7 +814,8 @@ svg .dlabel { fill: var(--face-ink); font: 700 10px var(--font); letter-spacing:
 svg .dlabel.small { font-size: 8.5px; fill: #e8e4d8; }
 svg.column .num, svg.bargraph .unit { fill: #e8e4d8; }
 svg .left { text-anchor: start; } svg .right { text-anchor: end; }
-svg .unit { fill: var(--face-ink); font: italic 10px var(--font); text-anchor: middle; opacity: .8; }
+svg .unit { fill: var(--face-ink); font: italic 11px var(--font); text-anchor: middle; opacity: .8; }
+svg .unit.dim { fill: #e8e4d8; }
 svg .zone { fill: none; stroke: var(--alarm); stroke-width: 7; opacity: .85; }
 svg .zone-fill { fill: var(--alarm); }
 svg .needle path, svg .pointer path { fill: var(--needle); }
@@ -866,19 +902,91 @@ READOUTS = {
     "tft": ".readout output { background: #07090b; color: var(--accent); border: 1px solid #2b3036; font-weight: 600; }",
 }
 
+# Each layout is its own composition: where the nameplate, the doors, the centrepiece,
+# the meters, the lamps, the controls and the test strip go, and what the case adds.
 LAYOUTS = {
-    "desk": ".chassis { grid-template-columns: minmax(0, 1fr) 360px; grid-template-areas: 'plate plate' 'inst ann' 'ctrl ctrl' 'maint maint'; transform-origin: top; }\n.controls { background: linear-gradient(180deg, rgba(0,0,0,.10), transparent 40%); }",
-    "column": ".chassis { grid-template-columns: 330px minmax(0, 1fr) 300px; grid-template-areas: 'plate plate plate' 'inst ctrl ctrl' 'inst ann maint'; }\n.instruments { flex-direction: row; align-content: center; }\n.maintenance { flex-direction: column; align-items: stretch; }",
-    "mimic": ".chassis { grid-template-columns: minmax(0, 1fr) 300px; grid-template-areas: 'plate plate' 'inst ann' 'ctrl maint'; }\n.maintenance { flex-direction: column; align-items: stretch; }",
-    "rack": ".chassis { grid-template-columns: minmax(0, 1fr); grid-template-areas: 'plate' 'inst' 'ann' 'ctrl' 'maint'; padding-left: 58px; padding-right: 58px; }\n.chassis::before, .chassis::after { content: ''; position: absolute; top: 30px; bottom: 30px; width: 30px; background: radial-gradient(ellipse at 50% 50%, #111 0 4px, transparent 5px) center 12px/100% 44px repeat-y, linear-gradient(90deg, var(--chassis-lo), var(--chassis-hi)); border: 1px solid var(--edge); }\n.chassis::before { left: 12px; } .chassis::after { right: 12px; }\n.annunciator { grid-template-columns: repeat(auto-fill, minmax(110px, 1fr)); }\n.annunciator .readouts { grid-column: auto / span 3; margin: 0; }\n.bay { box-shadow: inset 0 1px 0 var(--groove-hi), 0 2px 0 var(--groove-lo); }",
-    "recorder": ".chassis { grid-template-columns: minmax(0, 1fr) 380px; grid-template-areas: 'plate plate' 'inst inst' 'ctrl ann' 'maint ann'; }",
+    "desk": """.chassis { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr) 340px; grid-template-rows: auto minmax(0, 1fr) auto auto; grid-template-areas: 'plate plate doors' 'inst inst ann' 'ctrl ctrl ctrl' 'maint maint maint'; padding-bottom: 46px; }
+.controls { transform: perspective(1500px) rotateX(16deg); transform-origin: 50% 0; margin-top: 6px; padding-top: 18px; padding-bottom: 22px; background: linear-gradient(180deg, rgba(0,0,0,.16), rgba(255,255,255,.05) 30%, transparent 60%, rgba(0,0,0,.12)); box-shadow: inset 0 3px 0 var(--groove-hi), 0 -4px 0 var(--edge), inset 0 -2px 0 var(--groove-lo); }
+.desk-lip { position: absolute; left: -3px; right: -3px; bottom: -3px; height: 28px; background: linear-gradient(180deg, var(--chassis-lo), var(--edge)); border: 3px solid var(--edge); border-radius: 0 0 var(--radius) var(--radius); }
+.nameplate { justify-content: center; }""",
+    "cabinet": """.chassis { width: min(1040px, calc(100% - 28px)); padding: 30px 58px 26px 64px; grid-template-columns: minmax(0, 1fr) auto; grid-template-rows: auto auto minmax(0, 1fr) auto auto; grid-template-areas: 'plate plate' 'ann ann' 'inst inst' 'ctrl ctrl' 'maint doors'; --fit: .78; gap: 8px; }
+.nameplate { padding: 2px 14px; }
+.nameplate { justify-content: center; border: 0; box-shadow: none; }
+.instruments { border: 4px solid var(--edge); border-radius: calc(var(--radius) + 2px); padding: 22px 26px; box-shadow: inset 0 0 0 2px var(--groove-hi), 0 0 0 6px var(--chassis-lo), 0 6px 14px rgba(0,0,0,.35); background: linear-gradient(180deg, rgba(255,255,255,.06), rgba(0,0,0,.08)); }
+.annunciator { grid-template-columns: repeat(auto-fill, minmax(92px, 1fr)); }
+.annunciator .readouts { grid-column: auto / span 3; margin: 0; }
+.hinge { position: absolute; left: 22px; width: 18px; height: 64px; border-radius: 4px; background: linear-gradient(90deg, #3a3a38, #d8d6cf 45%, #6d6c66); box-shadow: 0 2px 3px rgba(0,0,0,.5); }
+.hinge.h1 { top: 22%; } .hinge.h2 { top: 52%; }
+.latch { position: absolute; right: 18px; top: 38%; width: 22px; height: 74px; border-radius: 11px; background: linear-gradient(90deg, #222, #777 50%, #222); box-shadow: 0 3px 5px rgba(0,0,0,.5); }""",
+    "mimic": """.chassis { grid-template-columns: 260px minmax(0, 1fr) 300px; grid-template-rows: auto minmax(0, 1fr) auto; grid-template-areas: 'plate plate doors' 'inst centre ctrl' 'ann ann maint'; }
+.instruments { flex-direction: column; flex-wrap: nowrap; }
+.controls { display: grid; grid-template-columns: 1fr 1fr; align-content: space-around; justify-items: center; }
+.chassis { --fit: .8; }
+.centre { background: var(--board); box-shadow: inset 0 0 0 3px rgba(0,0,0,.5), inset 0 0 30px rgba(0,0,0,.5); }
+.annunciator { grid-template-columns: repeat(6, minmax(0, 1fr)); }
+.annunciator .readouts { grid-column: auto / span 3; margin: 0; }
+.maintenance { flex-direction: column; align-items: stretch; }""",
+    "rack": """.chassis { padding: 16px 72px; gap: 6px; grid-template-columns: minmax(0, 1fr) auto; grid-template-rows: auto minmax(0, 1fr) auto auto auto; grid-template-areas: 'plate doors' 'inst inst' 'ann ann' 'ctrl ctrl' 'maint maint'; background: #17181a; border-color: #0b0b0c; }
+.bay { background: inherit; border: 1px solid rgba(0,0,0,.6); border-radius: 1px; box-shadow: inset 0 1px 0 rgba(255,255,255,.25), inset 0 -2px 0 rgba(0,0,0,.3), 0 2px 4px rgba(0,0,0,.6); padding-left: 44px; padding-right: 44px; }
+.bay::before, .bay::after { content: ''; position: absolute; top: 50%; width: 12px; height: 12px; margin-top: -6px; border-radius: 50%; background: radial-gradient(circle at 35% 35%, #f4f4f0, #8a8a84 55%, #44443f); box-shadow: 0 1px 1px rgba(0,0,0,.6); }
+.bay::before { left: 14px; } .bay::after { right: 14px; }
+.chassis > .bay { TEXTURE }
+.rail { position: absolute; top: 0; bottom: 0; width: 46px; background: radial-gradient(ellipse at 50% 50%, #050505 0 4px, transparent 5px) center 10px/100% 22px repeat-y, linear-gradient(90deg, #55585c, #b9bcc0 40%, #6b6e72); border: 1px solid #000; }
+.rail.rl { left: 10px; } .rail.rr { right: 10px; }
+.annunciator { grid-template-columns: repeat(auto-fill, minmax(110px, 1fr)); }
+.annunciator .readouts { grid-column: auto / span 3; margin: 0; }
+.controls { justify-content: space-evenly; }""",
+    "recorder": """.chassis { grid-template-columns: minmax(0, 1.25fr) minmax(0, 1fr); grid-template-rows: auto minmax(0, 1fr) auto auto; grid-template-areas: 'plate doors' 'centre inst' 'centre ann' 'ctrl maint'; }
+.centre { padding: 14px; }
+.recorder canvas { height: calc(clamp(260px, 44vh, 460px) * var(--s)); width: auto; }
+.instruments { justify-content: space-evenly; }
+.maintenance { flex-direction: column; align-items: stretch; }
+.nameplate .badge { padding: 10px 22px; }""",
+    "bench": """.chassis { width: min(1320px, calc(100% - 60px)); margin-top: 34px; min-height: calc(100vh - 74px); padding: 28px 30px 30px; grid-template-columns: 290px minmax(0, 1fr) 300px; grid-template-rows: minmax(0, 1fr) auto auto; grid-template-areas: 'inst centre ctrl' 'plate ann ann' 'maint maint doors'; --fit: .8; border-width: 10px; border-color: var(--edge); border-radius: calc(var(--radius) + 10px); }
+.instruments { flex-direction: column; flex-wrap: nowrap; justify-content: space-around; }
+.controls { display: grid; grid-template-columns: 1fr 1fr; align-content: space-around; justify-items: center; }
+.annunciator { grid-template-columns: repeat(auto-fill, minmax(100px, 1fr)); }
+.annunciator .readouts { grid-column: auto / span 3; margin: 0; }
+.centre { background: #101211; border-radius: 18px; box-shadow: inset 0 0 0 6px #2a2c2b, inset 0 0 40px rgba(0,0,0,.9), 0 2px 0 var(--groove-hi); }
+.handle-bar { position: absolute; left: 18%; right: 18%; top: -30px; height: 22px; border: 8px solid #2b2b2b; border-bottom: 0; border-radius: 14px 14px 0 0; }
+.foot { position: absolute; bottom: -18px; width: 90px; height: 14px; background: #1b1b1b; border-radius: 0 0 6px 6px; }
+.foot.fl { left: 8%; } .foot.fr { right: 8%; }""",
+    "console": """.chassis { grid-template-columns: minmax(0, 0.75fr) minmax(0, 1.7fr) minmax(0, 0.75fr); grid-template-rows: auto minmax(0, 1fr) auto; grid-template-areas: 'plate plate doors' 'ann inst ctrl' 'ann maint ctrl'; perspective: 1600px; column-gap: 22px; --fit: .86; }
+.annunciator { transform: rotateY(14deg); transform-origin: 100% 50%; grid-template-columns: repeat(2, minmax(0, 1fr)); background: linear-gradient(90deg, rgba(0,0,0,.18), transparent); }
+.controls { transform: rotateY(-14deg); transform-origin: 0 50%; display: grid; grid-template-columns: 1fr 1fr; align-content: space-around; justify-items: center; background: linear-gradient(270deg, rgba(0,0,0,.18), transparent); }
+.instruments { align-content: space-around; }
+.nameplate { justify-content: center; }""",
+    "hmi": """.chassis { grid-template-columns: minmax(0, 1.2fr) minmax(0, 1fr) 250px; grid-template-rows: minmax(0, 1fr) auto auto; grid-template-areas: 'centre inst ctrl' 'ann ann ctrl' 'plate maint doors'; column-gap: 0; padding: 30px; }
+.centre, .instruments, .annunciator { background: #0b0e11; border: 0; box-shadow: none; border-radius: 0; color: #d8dee4; }
+.centre { border-radius: 6px 0 0 0; box-shadow: inset 0 0 0 1px #263039; } .instruments { border-radius: 0 6px 0 0; flex-direction: column; flex-wrap: nowrap; justify-content: space-around; box-shadow: inset 0 0 0 1px #263039; }
+.annunciator { border-radius: 0 0 6px 6px; box-shadow: inset 0 0 0 1px #263039, 0 0 0 10px #050607; grid-template-columns: repeat(4, minmax(0, 1fr)); }
+.annunciator .lamp { color: #d8dee4; }
+.controls { margin-left: 24px; flex-direction: column; flex-wrap: nowrap; align-items: center; justify-content: space-around; }
+.instruments .meter .legend { background: transparent; color: #aeb8c2; border: 0; box-shadow: none; text-shadow: none; }
+.centre { outline: 10px solid #050607; }
+.nameplate .badge { background: transparent; border: 0; box-shadow: none; color: var(--ink); padding: 0; }
+.nameplate { border: 0; box-shadow: none; }""",
 }
 
-CHART_CSS = """.recorder { margin: 0; padding: 10px; background: var(--bezel); border: 2px solid rgba(0,0,0,.5); box-shadow: inset 0 0 0 3px rgba(255,255,255,.08); }
-.recorder .paper { background: repeating-linear-gradient(180deg, transparent 0 13px, rgba(0,0,0,.25) 13px 14px) right top/10px 100% no-repeat, repeating-linear-gradient(180deg, transparent 0 13px, rgba(0,0,0,.25) 13px 14px) left top/10px 100% no-repeat, #f1ecdc; padding: 4px 14px; border-top: 6px solid #3a3a38; border-bottom: 6px solid #3a3a38; }
-.recorder canvas { display: block; width: calc(540px * var(--s)); max-width: 100%; height: auto; --pen-v: #b3241c; --pen-u: #23417a; --grid: #d3a6a0; }
-.recorder figcaption { display: flex; gap: 8px; align-items: center; padding-top: 6px; font-size: 10px; letter-spacing: .08em; color: var(--plate-ink); }
-.pen { display: inline-block; width: 18px; height: 3px; } .pen-v { background: #b3241c; } .pen-u { background: #23417a; }"""
+CHART_CSS = {
+    "recorder": """.recorder { margin: 0; padding: 10px; background: var(--bezel); border: 2px solid rgba(0,0,0,.5); box-shadow: inset 0 0 0 3px rgba(255,255,255,.08); }
+.recorder .paper { background: #f1ecdc; padding: 4px 14px; border-left: 10px solid #3a3a38; border-right: 10px solid #3a3a38; box-shadow: inset 0 10px 10px -6px rgba(0,0,0,.5), inset 0 -10px 10px -6px rgba(0,0,0,.5); }
+.recorder canvas { display: block; max-width: 100%; --pen-v: #b3241c; --pen-u: #23417a; --grid: #d3a6a0; --dir: v; }
+.recorder figcaption { display: flex; gap: 8px; align-items: center; padding-top: 6px; font-size: 10px; letter-spacing: .08em; color: #e8e4d8; }
+.pen { display: inline-block; width: 18px; height: 3px; } .pen-v { background: var(--pen-v, #b3241c); } .pen-u { background: var(--pen-u, #23417a); }""",
+    "scope": """.scope { margin: 0; display: grid; gap: 8px; justify-items: center; }
+.scope .paper { padding: 16px; background: radial-gradient(ellipse at 50% 40%, #1d2a22, #060907 75%); border-radius: 26px / 20px; box-shadow: inset 0 0 24px #000, 0 0 0 3px #3b3d3c; }
+.scope canvas { display: block; width: calc(clamp(300px, 40vw, 560px) * var(--s)); max-width: 100%; height: auto; --pen-v: #9dff9a; --pen-u: #f2d36a; --grid: rgba(157,255,154,.18); filter: drop-shadow(0 0 3px rgba(157,255,154,.6)); }
+.scope figcaption { display: flex; gap: 8px; align-items: center; font-size: 10px; letter-spacing: .08em; color: #cfd8cf; }
+.scope .pen-v { background: #9dff9a; } .scope .pen-u { background: #f2d36a; }
+.pen { display: inline-block; width: 18px; height: 3px; }""",
+    "trend": """.trend { margin: 0; width: 100%; display: grid; gap: 8px; }
+.trend .paper { padding: 0; }
+.trend canvas { display: block; width: 100%; height: auto; --pen-v: #ff7a59; --pen-u: var(--accent); --grid: rgba(255,255,255,.08); }
+.trend figcaption { display: flex; gap: 8px; align-items: center; font-size: 11px; letter-spacing: .04em; color: #aeb8c2; }
+.trend .pen-v { background: #ff7a59; } .trend .pen-u { background: var(--accent); }
+.pen { display: inline-block; width: 18px; height: 3px; }""",
+}
 
 MIMIC_CSS = """svg .board { fill: var(--board); }
 svg .pipe { fill: none; stroke: var(--pipe); stroke-width: 9; stroke-linejoin: round; }
@@ -890,6 +998,9 @@ svg .pump { fill: #0e0f10; stroke: var(--pipe); stroke-width: 4; }
 svg .impeller path { fill: var(--accent); }
 svg .glow { fill: var(--alarm); }
 svg .valve { fill: var(--pipe); }
+svg .mlamp circle { fill: #3a1510; stroke: #0a0a0a; stroke-width: 2; }
+svg .mlamp.lit circle { fill: var(--alarm); filter: drop-shadow(0 0 5px var(--alarm)); }
+svg .mlabel.small { font-size: 7.5px; }
 svg .mlabel { fill: var(--board-ink); font: 700 10px var(--font); letter-spacing: .1em; text-anchor: middle; }
 @media (prefers-reduced-motion: reduce) { svg .flowline.flowing { animation: none; } }"""
 
@@ -936,13 +1047,18 @@ CONTROLS_CSS = {
 }
 
 PHONE_CSS = """@media (max-width: 760px) {
-  .chassis { grid-template-columns: minmax(0, 1fr); grid-template-areas: 'plate' 'inst' 'ann' 'ctrl' 'maint'; width: calc(100% - 12px); margin: 6px auto; padding: 22px 12px 18px; --s: .78; }
-  .chassis::before, .chassis::after { display: none; }
+  .chassis { grid-template-columns: minmax(0, 1fr); grid-template-rows: none; grid-template-areas: 'plate' 'doors' 'centre' 'inst' 'ann' 'ctrl' 'maint'; width: calc(100% - 12px); min-height: 0; margin: 6px auto; padding: 22px 12px 18px; --s: .78; column-gap: 0; }
+  .chassis::before, .chassis::after, .rail, .hinge, .latch, .handle-bar, .foot, .desk-lip { display: none; }
+  .bay { padding-left: 12px; padding-right: 12px; transform: none; margin: 0; }
+  .instruments, .controls { flex-direction: row; flex-wrap: wrap; }
+  .controls { display: flex; }
   .annunciator { grid-template-columns: repeat(2, minmax(0, 1fr)); }
   .annunciator .readouts { grid-column: 1 / -1; }
   .maintenance { flex-direction: row; align-items: center; }
+  .doors { justify-content: flex-start; }
   .station { min-width: 104px; }
   .badge h1 { font-size: 17px; }
+  .recorder canvas, .scope canvas { width: 100%; height: auto; }
 }"""
 
 MANUAL_CSS = """body.manual-page { background: var(--paper); color: var(--paper-ink); font: 15px/1.55 var(--font); }
@@ -1047,11 +1163,12 @@ def machine_css(design: Design) -> str:
         LAMPS[d.lamp.style],
         ".lamp.status[data-lamp=power] { --lamp-on: #3fcf4a; --lamp-off: #163a19; }\n.lamp.status[data-lamp=nominal] { --lamp-on: var(--accent); }",
         READOUTS[d.era_style.readout],
-        LAYOUTS[d.layout.key],
+        LAYOUTS[d.layout.key].replace("TEXTURE", TEXTURES[d.material.texture]),
         *(CONTROLS_CSS[k] for k in kinds),
     ]
-    if "chart" in d.layout.instruments:
-        blocks.append(CHART_CSS)
+    for slot in ("chart", "scope", "trend"):
+        if slot in d.layout.instruments:
+            blocks.append(CHART_CSS["recorder" if slot == "chart" else slot])
     if "mimic" in d.layout.instruments:
         blocks.append(MIMIC_CSS)
     blocks += [PHONE_CSS, MANUAL_CSS, f".manual-page .cover {{ {TEXTURES[d.material.texture]} }}"]
