@@ -235,6 +235,12 @@ class Watch:
         return out
 
 
+def rule_number(problem: str) -> int:
+    """Where a problem sorts: by its reference rule, unnumbered ones (a hang, a page gone) last."""
+    found = re.match(r"rule (\d+):", problem)
+    return int(found.group(1)) if found else 99
+
+
 def one_line(text: str, limit: int = 200) -> str:
     first = text.strip().splitlines()[0] if text.strip() else "(empty)"
     return first[:limit]
@@ -511,6 +517,8 @@ async def probe_machine(context: BrowserContext, run: Run) -> None:
     details["external_requests"] = watch.external[:MAX_LISTED]
     for text in watch.problems("", "the panel"):
         run.problem(1, text)
+    if run.shots_only:
+        return
 
     # The same tab, sent to the manual: cheaper than a second page, and the panel's loop stops.
     alone = run.target.folder / "manual.html"
@@ -797,6 +805,7 @@ async def probe_one(chromium: Chromium, target: Target, run: Run) -> ProductProb
         result.ok = bool(result.details.get("loaded"))
         result.problems = [] if result.ok else result.problems
     else:
+        result.problems.sort(key=rule_number)
         result.ok = not result.problems and all(f.ok for f in result.findings)
     result.seconds = round(time.monotonic() - started, 3)
     return result
