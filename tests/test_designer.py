@@ -114,6 +114,31 @@ def test_dial_titles_sit_on_plates_not_on_the_face(shelf):
         assert 'class="dlabel"' not in html, design.slug
 
 
+def test_palettes_keep_their_distance(shelf):
+    _, designs = shelf
+    for i, design in enumerate(designs):
+        chassis, accent = design.palette[:2]
+        assert distance(chassis, accent) >= 60
+        for earlier in designs[:i]:
+            spread = distance(chassis, earlier.palette[0]) + distance(accent, earlier.palette[1])
+            assert spread >= 80, (design.slug, earlier.slug)
+
+
+def test_every_machine_has_four_controls_of_three_kinds(shelf):
+    _, designs = shelf
+    for design in designs:
+        assert len(design.controls) >= 4
+        assert len({c.kind for c in design.controls}) >= 3
+        assert len(design.faults) >= 2
+        assert len(design.design.split()) >= 6
+
+
+def test_the_static_gate_passes_the_shelf(shelf):
+    root, _ = shelf
+    report = check(root)
+    assert report.ok, [str(p) for p in report.problems]
+
+
 def sample(designs: list) -> list:
     """The fewest designs (greedy) that cover every layout and simulation family drawn."""
     wanted = {("layout", d.layout.key) for d in designs} | {
@@ -178,6 +203,13 @@ def test_the_manual_procedure_brings_every_machine_to_nominal(shelf):
             state = page.evaluate("machine.state()")
             assert state["alarms"] == [], design.slug
             assert state["nominal"] is True, (design.slug, state)
+            # An alarm left standing has its consequence: the plant trips (and, per
+            # family, pays its own price, e.g. a damaged bearing stays damaged).
+            page.evaluate(f"machine.inject({json.dumps(design.faults[0].name)})")
+            ignored = page.evaluate("machine.tick(120)")
+            assert ignored["tripped"] is True and design.trip_alarm in ignored["alarms"]
+            if design.family.key == "rotating":
+                assert ignored.get("damaged") is True
             # And the machine really was cold before: reset undoes it all.
             cold = page.evaluate("machine.reset(), machine.tick(5)")
             assert cold["nominal"] is False and cold["alarms"] == []

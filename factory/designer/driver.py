@@ -20,7 +20,7 @@ from typing import Any
 from factory.designer import VERSION
 from factory.designer.choose import Design, design_for, entry
 from factory.designer.measure import measure, revise
-from factory.designer.render import procedure, render
+from factory.designer.render import article, procedure, render
 from factory.model import Reply, Request, ToolCall, Usage
 
 CATALOGUE = "catalogue/machines.json"
@@ -291,7 +291,7 @@ class Designer:
             (
                 "success",
                 {
-                    "summary": f"{design.name}: a {design.kind} for {design.domain} in the {design.era}. "
+                    "summary": f"{design.name}: {article(design.kind)} {design.kind} for {design.domain} in the {design.era}. "
                     f"{design.design}. {len(design.controls)} controls, faults: "
                     f"{', '.join(f.name for f in design.faults)}. Probe and check pass."
                 },

@@ -269,3 +269,29 @@ MAINTENANCE = (
     "fault-rehearsal keyboard",
     "engineer's test block",
 )
+
+
+@dataclass(frozen=True)
+class Physics:
+    """What makes one simulation family its own system, beyond its names."""
+
+    extra: str
+    """The fourth, family-only quantity in state() (normalised 0..1)."""
+    extra_label: str
+    overview: str
+    """How the coupled system behaves, in the manual's words ({u}, {v}, {w}, {aux} filled in)."""
+    consequence: str
+    """What an alarm left standing does, beyond tripping."""
+
+
+PHYSICS = {
+    "thermal": Physics("coolant_return", "Coolant return temperature", "The {u} heats a thermal mass; the {aux} carries that heat to a cooling loop whose return temperature lags the core, so a warm loop cools less and the {v} creeps up a few minutes after any change of demand. The {w} is lost slowly through the loop seals while the plant runs and is made up by the {aux}.", "the plant scrams: demand is cut and emergency cooling is forced on until reset"),
+    "hydraulic": Physics("relief_flow", "Relief valve flow", "Pressure follows the pump curve: the {v} rises with the square of the {u}, so the last few percent of demand cost the most. The {w} falls as the pump draws from it and rises again while the {aux} is open; above the alarm line the relief valve starts to pass flow back to the sump.", "the relief valve lifts fully, dumping pressure and a slug of the sump, and the pump trips"),
+    "rotating": Physics("vibration", "Bearing vibration", "The rotor has inertia: the {u} answers the demand slowly and friction heat in the bearings grows faster than the speed itself. Vibration follows the {v}; the {w} is drawn by the bearings and returned by the {aux}.", "the bearing is damaged: friction stays high until the machine is reset, and the drive trips"),
+    "electrical": Physics("breaker_heat", "Breaker thermal memory", "Winding heat goes with the square of the {u} (I squared R); the {aux} blows it away. The {w} supports the control supply and is charged by the {aux} circuit while the load is moderate.", "the breaker opens and the battery carries the house load, draining until reset"),
+    "chemical": Physics("conversion", "Batch conversion", "The reaction is exothermic and speeds up as it warms: below the alarm line the {v} follows the {u} calmly, above it the reaction feeds itself (a runaway) unless the {aux} quenches it. Conversion of the batch rises while feed flows; the {w} is consumed with the feed.", "the bursting disc vents the vessel, losing solvent, and the plant trips"),
+    "signal": Physics("reflected_power", "Reflected power", "The {v} rises with the {u}; the waveguide is kept dry by the {w}, and when that falls the line starts to arc and reflected power adds to the heat in the output stage. The {aux} keeps the valves cool and the dry-air bottle topped up.", "the HT crowbar fires: the transmitter drops off the air until reset"),
+    "lifesupport": Physics("scrubber_load", "Scrubber bed loading", "People breathe whether or not the plant is happy: once armed, CO2 is produced at a steady rate and removed by the scrubber in proportion to the {u}, so more circulation means a lower {v}. The {w} is drawn by consumption and topped up by the {aux} circuit.", "the plant falls back to the emergency oxygen bleed, which drains the reserve until reset"),
+    "cryo": Physics("suction_superheat", "Suction superheat", "The compressor raises the {v} in proportion to the {u}; a short refrigerant charge makes the head pressure higher for the same duty. The {aux} rejects heat from the condenser and keeps the {w} in the receiver.", "the high-pressure cut-out locks the compressor out until reset"),
+    "motion": Physics("tractive_effort", "Tractive effort", "The train has mass: the {u} gains slowly, and the motor heats with the tractive effort, which is largest while accelerating and settles once the speed is reached. Braking and control air comes from the {w}, kept up by the {aux}.", "a penalty brake application: power is cut, the brakes go on and the reservoir loses pressure"),
+}  # fmt: skip

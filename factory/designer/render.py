@@ -436,6 +436,8 @@ def config(design: Design) -> dict:
         "gain": [mode_gain(m, run) for m in design.era_style.modes],
         "run": list(design.era_style.modes).index(run),
         "roles": {c.role: c.name for c in design.controls},
+        "family": design.family.key,
+        "extra": parts.PHYSICS[design.family.key].extra,
     }
 
 
@@ -448,7 +450,7 @@ JS = r"""(function () {
 
   function cold() {
     return { t: 0, u: 0, v: P.v0, w: 1, s: 0, power: false, mode: 0, set: 0, aux: false,
-      faults: {}, alarmFor: 0, tripped: false, acked: false, spin: 0 };
+      faults: {}, alarmFor: 0, tripped: false, acked: false, spin: 0, x: 0, damaged: false };
   }
 
   function clamp(x, lo, hi) { return x < lo ? lo : x > hi ? hi : x; }
@@ -475,24 +477,82 @@ JS = r"""(function () {
     var live = S.power && !S.tripped;
     var demand = live ? C.gain[S.mode] * S.set / 100 : 0;
     var cool = live && S.aux ? 1 : P.passive;
+    if (S.tripped && C.family === "thermal") cool = 1;  // emergency cooling after a scram
     if (f.heat) cool *= 0.05;
-    var du = (demand - S.u) / P.tau;
-    var dv = P.k1 * S.u - P.k2 * (S.v - P.v0) * cool + (f.heat ? P.heat_rate : 0);
-    var dw = (live && S.aux ? P.refill * (1 - S.w) : 0) - P.draw * S.u - (f.leak ? P.leak_rate : 0);
+    var tau = P.tau, heat = P.k1 * S.u, lose = P.k2 * (S.v - P.v0) * cool;
+    var refill = live && S.aux ? P.refill * (1 - S.w) : 0, draw = P.draw * S.u;
+    // Each family's own coupling; at the nominal point every one settles in the band.
+    switch (C.family) {
+      case "thermal":
+        S.x += (S.v - S.x) / 15 * dt;
+        lose *= 1.15 - 0.3 * S.x;
+        break;
+      case "hydraulic":
+      case "electrical":
+        heat = 1.6 * P.k1 * S.u * S.u;
+        S.x = clamp(S.v - P.v_high + 0.1, 0, 1);
+        if (C.family === "hydraulic") refill += 0.2 * S.x;
+        break;
+      case "rotating":
+        tau = P.tau * (1.5 + 0.5 * S.u);
+        heat = 1.3 * P.k1 * Math.pow(S.u, 1.5) * (S.damaged ? 2.2 : 1);
+        S.x += (S.v * (S.damaged ? 1.6 : 1) - S.x) / 4 * dt;
+        break;
+      case "chemical":
+        var over = Math.max(0, S.v - 0.55);
+        heat = P.k1 * S.u * (1 + 12 * over * over);
+        S.x = clamp(S.x + 0.004 * S.u * dt, 0, 1);
+        break;
+      case "signal":
+        S.x += (Math.max(0, 0.5 - S.w) * 2 * S.u - S.x) / 3 * dt;
+        heat = P.k1 * (S.u + 0.8 * S.x);
+        break;
+      case "lifesupport":
+        heat = S.power ? 0.7 * P.k1 : 0;
+        lose = P.k2 * (S.v - P.v0) * cool * (0.4 + S.u);
+        S.x = clamp(S.x + (0.003 * S.u - 0.001 * S.x) * dt, 0, 1);
+        if (S.tripped) draw += 0.012;  // the emergency oxygen bleed
+        break;
+      case "cryo":
+        heat = P.k1 * S.u / (0.5 + 0.5 * S.w);
+        S.x += (0.3 + 0.5 * (1 - S.w) - S.x) / 10 * dt;
+        break;
+      case "motion":
+        tau = P.tau * 1.8;
+        var effort = Math.max(0, demand - S.u) * 2 + S.u;
+        S.x = clamp(effort, 0, 1.5);
+        heat = P.k1 * effort;
+        if (S.tripped) { tau = 2; demand = 0; }  // the penalty brake
+        break;
+    }
+    if (S.tripped && C.family === "electrical") draw += 0.01;  // the battery carries the house load
+    var du = (demand - S.u) / tau;
+    var dv = heat - lose + (f.heat ? P.heat_rate : 0);
+    var dw = refill - draw - (f.leak ? P.leak_rate : 0);
     var ds = f.drift ? P.drift_rate : -0.2 * S.s;
     S.u = clamp(S.u + du * dt, 0, 1.3);
     S.v = clamp(S.v + dv * dt, 0, 1.2);
     S.w = clamp(S.w + dw * dt, 0, 1);
     S.s = clamp(S.s + ds * dt, 0, 1);
+    S.x = clamp(S.x, 0, 1.5);
     S.spin = (S.spin + (live && S.aux ? 360 : 0) * dt) % 360;
     S.t += dt;
-    // An alarm left standing is not harmless: after the grace time the plant trips.
+    // An alarm left standing is not harmless: after the grace time the plant trips,
+    // and each family pays its own price (see consequence() below).
     if (rawAlarms().length) {
       S.alarmFor += dt;
-      if (S.alarmFor > P.grace && !S.tripped) { S.tripped = true; S.acked = false; }
+      if (S.alarmFor > P.grace && !S.tripped) { S.tripped = true; S.acked = false; consequence(); }
     } else {
       S.alarmFor = 0;
     }
+  }
+
+  function consequence() {
+    if (C.family === "hydraulic") { S.v = Math.min(S.v, 0.3); S.w = Math.max(0, S.w - 0.15); }
+    if (C.family === "rotating") S.damaged = true;
+    if (C.family === "chemical") { S.v = Math.min(S.v, 0.4); S.w = Math.max(0, S.w - 0.3); }
+    if (C.family === "signal") S.x = 0;
+    if (C.family === "motion") S.w = Math.max(0, S.w - 0.2);
   }
 
   function value(k) {
@@ -515,6 +575,8 @@ JS = r"""(function () {
       faults: Object.keys(S.faults), alarms: alarms(), nominal: nominal()
     };
     ["u", "v", "w"].forEach(function (k) { out[C.q[k].key] = round(value(k), 3); });
+    out[C.extra] = round(S.x, 4);
+    if (S.damaged) out.damaged = true;
     return out;
   }
 
@@ -964,6 +1026,10 @@ LAYOUTS = {
 .controls { margin-left: 24px; flex-direction: column; flex-wrap: nowrap; align-items: center; justify-content: space-around; }
 .instruments .meter .legend { background: transparent; color: #aeb8c2; border: 0; box-shadow: none; text-shadow: none; }
 .centre { outline: 10px solid #050607; }
+.centre { place-items: stretch; }
+.trend { height: 100%; grid-template-rows: minmax(0, 1fr) auto; }
+.trend .paper { min-height: 0; }
+.trend canvas { width: 100%; height: 100%; min-height: 220px; }
 .nameplate .badge { background: transparent; border: 0; box-shadow: none; color: var(--ink); padding: 0; }
 .nameplate { border: 0; box-shadow: none; }""",
 }
@@ -1211,6 +1277,62 @@ def procedure(design: Design) -> list[tuple[str, str, str]]:
     ]
 
 
+def article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+SUPPLY = {
+    "1920s": "220 V DC mains", "1940s": "415 V three-phase, 50 Hz", "1950s": "415 V three-phase, 50 Hz",
+    "1960s": "440 V three-phase, 60 Hz", "1970s": "400 V three-phase, 50 Hz; 24 V DC controls",
+    "1980s": "400 V three-phase; 24 V DC controls", "1990s": "400 V three-phase; 24 V DC PLC supply",
+    "2000s": "400 V three-phase; 24 V DC, fieldbus", "2020s": "400 V three-phase via drive; 24 V DC SELV",
+    "speculative": "resonant bus, 1.2 kV nominal",
+}  # fmt: skip
+
+CASE = {
+    "desk": (1800, 1150, 900), "cabinet": (800, 2000, 600), "mimic": (3200, 1800, 250),
+    "rack": (600, 1600, 800), "recorder": (1200, 1900, 650), "bench": (520, 300, 480),
+    "console": (2400, 1200, 1100), "hmi": (900, 650, 180),
+}  # fmt: skip
+
+
+def overview(design: Design) -> str:
+    d = design
+    finish = d.material.phrase
+    return (
+        f"The {d.name} is {article(d.kind)} {d.kind} for {d.domain} work, made by {d.maker} "
+        f"in the {d.era}. {d.tagline} It is built as {article(d.layout.phrase)} {d.layout.phrase}, "
+        f"finished in {finish}, with {d.legend.phrase} and {d.lamp.phrase}."
+    )
+
+
+def physics_text(design: Design) -> str:
+    f = design.family
+    return parts.PHYSICS[f.key].overview.format(
+        u=f.u.label.lower(), v=f.v.label.lower(), w=f.w.label.lower(), aux=f.aux
+    )
+
+
+def plant_specs(design: Design) -> list[tuple[str, str, str]]:
+    """Plausible plate data for the object, stable per design."""
+    d = design
+    width, height, depth = CASE[d.layout.key]
+    mass = round(width * height * depth / 1e7 * (0.6 + _variant(d, "mass", 5) / 10)) * 10
+    ambient = (
+        "0 to +40 °C" if d.domain not in ("space", "deep-sea", "cold-chain") else "-30 to +50 °C"
+    )
+    return [
+        (
+            "Rated output",
+            f"{d.family.u.hi:g} {d.family.u.unit}",
+            f"continuous, at the {d.era_style.run} setting",
+        ),
+        ("Supply", SUPPLY[d.era], "protected by the " + d.controls[0].name),
+        ("Case", f"{width} × {height} × {depth} mm", f"{mass or 8} kg, {d.material.phrase}"),
+        ("Ambient", ambient, "relative humidity up to 90 %, non-condensing"),
+    ]
+
+
 def manual_html(design: Design) -> str:
     d = design
     f = d.family
@@ -1271,7 +1393,7 @@ def manual_html(design: Design) -> str:
     }
     alarm_rows = "".join(
         f"<tr><td><b>{esc(fault.alarm)}</b></td><td>{esc(conditions[fault.family][0])}</td>"
-        f"<td>Trips the machine after {p['grace']:.0f} s standing.</td></tr>"
+        f"<td>After {p['grace']:.0f} s standing, {esc(parts.PHYSICS[f.key].consequence)}.</td></tr>"
         for fault in d.faults
     )
     alarm_rows += (
@@ -1299,11 +1421,14 @@ def manual_html(design: Design) -> str:
             (f.w, f"above {at('w', p['w_nom'])} in service; alarm below {at('w', p['w_low'])}"),
         )
     )
+    specs += "".join(
+        f"<tr><th>{esc(name)}</th><td>{esc(value)}</td><td>{esc(note)}</td></tr>"
+        for name, value, note in plant_specs(d)
+    )
     specs += (
         f"<tr><th>Trip delay</th><td>{p['grace']:.0f} s</td><td>an alarm left standing this long trips the machine</td></tr>"
         f"<tr><th>Modes</th><td>{esc(', '.join(d.era_style.modes))}</td><td>demand applied in {esc(run)}</td></tr>"
-        f"<tr><th>Maker</th><td>{esc(d.maker)}</td><td>{esc(d.code)}, {esc(d.era)}</td></tr>"
-        f"<tr><th>Service</th><td>{esc(d.domain)}</td><td>{esc(d.kind)}</td></tr>"
+        f"<tr><th>Maker</th><td>{esc(d.maker)}</td><td>{esc(d.code)}</td></tr>"
     )
     control_names = ", ".join(c.name for c in d.controls)
     return f"""<!doctype html>
@@ -1324,8 +1449,8 @@ def manual_html(design: Design) -> str:
 </header>
 
 <h2>Overview</h2>
-<p>The {esc(d.name)} is {"an" if d.kind[0] in "aeiou" else "a"} {esc(d.kind)}. {esc(d.design)}.</p>
-<p>Three quantities are coupled. The <b>{esc(f.u.label.lower())}</b> follows the demand you set. The <b>{esc(f.v.label.lower())}</b> rises with it and is carried away by the {esc(f.aux)}. The <b>{esc(f.w.label.lower())}</b> is drawn down by the output and topped up by the {esc(f.aux)}. Leave an alarm standing and the machine trips.</p>
+<p>{esc(overview(d))}</p>
+<p>{esc(physics_text(d))} An alarm left standing for {p["grace"]:.0f} s is not ignored by the machine: {esc(parts.PHYSICS[f.key].consequence)}.</p>
 
 <h2>Controls</h2>
 <p>The panel carries {len(d.controls)} controls: {esc(control_names)}. Each works by mouse, by touch, and from the keyboard (Tab to it; arrow keys step it; Enter or Space operate it).</p>
