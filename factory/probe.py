@@ -506,7 +506,14 @@ async def probe_machine(context: BrowserContext, run: Run) -> None:
         if not run.parity:
             await keyboard(page, run, controls)
             await fault_controls(page, run, faults)
-            changed = sorted(k for k, (low, high) in run.ranges.items() if high != low)
+            # A history array is one quantity however long it is: fold its indices.
+            changed = sorted(
+                {
+                    re.sub(r"\.\d+(?=\.|$)", "[]", k)
+                    for k, (lo, hi) in run.ranges.items()
+                    if hi != lo
+                }
+            )
             run.finding(
                 "quantities",
                 len(changed) >= MIN_QUANTITIES,

@@ -1,9 +1,10 @@
 // The in-page half of `factory probe`: one function evaluated inside the
 // product's page as `(request) => result`, where request is {step, args}.
 //
-// It only reads the page and calls window.machine; it never waits, never
-// schedules anything, and never throws: every failure comes back as data so
-// the Python half can word it as one line. Each step runs to completion in a
+// It reads the page and calls window.machine (and, for the keyboard finding,
+// adds one focus listener); it never waits, never schedules anything, and
+// never throws: every failure comes back as data so the Python half can word
+// it as one line. Each step runs to completion in a
 // single evaluate, so the page's own animation loop cannot interleave.
 (request) => {
   const fold = (text) => String(text).toLowerCase().split(/\s+/).filter(Boolean).join(" ");

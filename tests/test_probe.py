@@ -231,6 +231,19 @@ FINDINGS: dict[str, tuple[list[Edit], str, str]] = {
         "quantities",
         "2 numeric quantities in state() changed (motor, scale)",
     ),
+    # A trend array is one quantity however many samples it holds.
+    "x-quantities-history": (
+        [
+            ("machine.js", "steam: s.steam, pump", "steam: 0, pump"),
+            (
+                "machine.js",
+                "pressure: s.pressure, temperature: s.temperature, level: s.level,\n      salinity: s.salinity, scale: s.scale, motor: s.motor,",
+                "pressure: 0.4, temperature: 12, level: 60, salinity: 3.5, scale: 0, motor: 18,\n      trend: [s.motor, s.scale, s.motor + s.scale],",
+            ),
+        ],
+        "quantities",
+        "1 numeric quantities in state() changed (trend[])",
+    ),
 }
 
 # Hostile products: each must end in a clear problem within a bounded time.
