@@ -262,6 +262,10 @@ HOSTILE: dict[str, tuple[list[Edit], str]] = {
         ],
         "rule 5: driving the faults through tick() did not finish within 12 s",
     ),
+    "h-endless-frame": (
+        [("machine.js", "function tick(seconds) {", "function tick(seconds) {\n    for (;;) {}")],
+        "the panel's own loop (2 simulated seconds) did not finish within 5 s",
+    ),
     "h-alert": (
         [js_tail('alert("Welcome aboard");')],
         'rule 1: the panel opened a dialog (dismissed): alert("Welcome aboard")',
