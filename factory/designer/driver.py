@@ -227,7 +227,9 @@ class Designer:
         failures = [p for p in probes if _failed(p.result)]
         looks = [s for s in did("view", lambda s: design.slug in s.args.get("path", ""))]
         css_writes = wrote("machine.css")
-        revised = len(css_writes) >= 2
+        # Only a style written after looking at the shots is the measured revision; a
+        # rewrite that repaired a failing probe came before any look and does not count.
+        revised = bool(looks) and any(w.index > looks[0].index for w in css_writes)
         if _failed(probes[-1].result):
             if len(failures) >= MAX_PROBE_FAILURES:
                 tail = probes[-1].result.strip().splitlines()[-3:]

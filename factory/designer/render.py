@@ -998,11 +998,11 @@ LAYOUTS = {
 .annunciator { grid-template-columns: repeat(auto-fill, minmax(110px, 1fr)); }
 .annunciator .readouts { grid-column: auto / span 3; margin: 0; }
 .controls { justify-content: space-evenly; }""",
-    "recorder": """.chassis { grid-template-columns: minmax(0, 1.25fr) minmax(0, 1fr); grid-template-rows: auto minmax(0, 1fr) auto auto; grid-template-areas: 'plate doors' 'centre inst' 'centre ann' 'ctrl maint'; }
+    "recorder": """.chassis { grid-template-columns: minmax(0, 1.25fr) minmax(0, 1fr); grid-template-rows: auto minmax(0, 1fr) auto auto auto; grid-template-areas: 'plate doors' 'centre inst' 'centre ann' 'ctrl ctrl' 'maint maint'; --fit: .85; }
+.controls { flex-wrap: nowrap; justify-content: space-evenly; }
 .centre { padding: 14px; }
-.recorder canvas { height: calc(clamp(260px, 44vh, 460px) * var(--s)); width: auto; }
+.recorder canvas { height: calc(clamp(240px, 38vh, 420px) * var(--s)); width: auto; }
 .instruments { justify-content: space-evenly; }
-.maintenance { flex-direction: column; align-items: stretch; }
 .nameplate .badge { padding: 10px 22px; }""",
     "bench": """.chassis { width: min(1320px, calc(100% - 60px)); margin-top: 34px; min-height: calc(100vh - 74px); padding: 28px 30px 30px; grid-template-columns: 290px minmax(0, 1fr) 300px; grid-template-rows: minmax(0, 1fr) auto auto; grid-template-areas: 'inst centre ctrl' 'plate ann ann' 'maint maint doors'; --fit: .8; border-width: 10px; border-color: var(--edge); border-radius: calc(var(--radius) + 10px); }
 .instruments { flex-direction: column; flex-wrap: nowrap; justify-content: space-around; }
@@ -1023,7 +1023,7 @@ LAYOUTS = {
 .centre { border-radius: 6px 0 0 0; box-shadow: inset 0 0 0 1px #263039; } .instruments { border-radius: 0 6px 0 0; flex-direction: column; flex-wrap: nowrap; justify-content: space-around; box-shadow: inset 0 0 0 1px #263039; }
 .annunciator { border-radius: 0 0 6px 6px; box-shadow: inset 0 0 0 1px #263039, 0 0 0 10px #050607; grid-template-columns: repeat(4, minmax(0, 1fr)); }
 .annunciator .lamp { color: #d8dee4; }
-.controls { margin-left: 24px; flex-direction: column; flex-wrap: nowrap; align-items: center; justify-content: space-around; }
+.controls { margin-left: 24px; display: grid; grid-template-columns: 1fr 1fr; align-content: space-around; justify-items: center; }
 .instruments .meter .legend { background: transparent; color: #aeb8c2; border: 0; box-shadow: none; text-shadow: none; }
 .centre { outline: 10px solid #050607; }
 .centre { place-items: stretch; }
