@@ -6,8 +6,10 @@ our own order's findings (quantities, keyboard, fault-controls) unless
 probe: loads clean, no external request, the screen answers keyboard and
 pointer, screenshots.
 
-One browser serves a whole call; each product gets its own browser context,
-and products run side by side. The page's clock is faked and paused, so
+One browser serves a whole call; `jobs` workers each hold a context and tab
+that product after product reuses while healthy (a renderer's start-up is the
+biggest fixed cost), and a product that hangs or breaks the tab gets it
+replaced. The page's clock is faked and paused, so
 nothing waits on wall time: the simulation moves only through
 `window.machine.tick()` and the page's own loop only through `clock.run_for`.
 
@@ -404,6 +406,51 @@ async def open_page(context: BrowserContext, watch: Watch, *, main: bool = True)
     return page
 
 
+@dataclass
+class Slot:
+    """One job's context and tabs, reused product after product while they stay healthy.
+
+    A fresh context costs its renderer's start-up, about half a CPU-second here;
+    a healthy product leaves the tab to the next. A product that hangs, leaves
+    or breaks the tab takes the slot with it, and the next product gets a new one.
+    """
+
+    browser: Browser
+    context: BrowserContext
+    page: Page
+    watch: Watch
+    twin: Page | None = None
+    """A second tab for the games' lockstep comparison, opened when first needed."""
+
+    @classmethod
+    async def open(cls, browser: Browser) -> Slot:
+        context = await new_context(browser)
+        watch = Watch("about:blank")
+        return cls(browser, context, await open_page(context, watch), watch)
+
+    async def twin_page(self) -> Page:
+        if self.twin is None:
+            self.twin = await open_page(self.context, Watch("about:blank"), main=False)
+        return self.twin
+
+    async def tidy(self) -> None:
+        """Leave nothing for the next product: storage emptied, desktop size.
+
+        The tab stays where it is (its clock is paused, nothing runs): the next
+        product's page replaces it in the same renderer, where a stop at
+        about:blank would cost a new one.
+        """
+        for page in (self.page, self.twin):
+            if page is None:
+                continue
+            await within(page.evaluate(FORGET), "clearing the product's storage")
+            await page.set_viewport_size(DESKTOP)
+
+
+FORGET = "() => { try { localStorage.clear(); sessionStorage.clear(); } catch (e) {} }"
+"""file: pages share one origin's storage; a product must not find the last one's keys."""
+
+
 async def click(target: Locator) -> None:
     """A real mouse click at the element's centre, without Playwright's wait for stillness.
 
@@ -414,6 +461,7 @@ async def click(target: Locator) -> None:
 
 
 async def load(page: Page, path: Path, what: str) -> None:
+    HANDLES.pop(page, None)  # a new document: the old in-page function is gone with it
     if not path.is_file():
         raise Stop(f"{what}: {path.name} is missing")
     try:
@@ -473,12 +521,12 @@ class Run:
         self.result.findings.append(Finding(name=name, ok=ok, detail=detail))
 
 
-async def probe_machine(context: BrowserContext, run: Run) -> None:
+async def probe_machine(slot: Slot, run: Run) -> None:
     entry, details = run.target.entry, run.result.details
     controls, faults = names(entry.get("controls")), names(entry.get("faults"))
     index = run.target.folder / "index.html"
-    watch = Watch(index.as_uri())
-    page = await open_page(context, watch)
+    context, page, watch = slot.context, slot.page, slot.watch
+    watch.restart(index.as_uri())
     details["loaded"] = False
     await load(page, index, "the panel")
     details["loaded"] = True
@@ -715,7 +763,7 @@ HOLD_MS = 100
 """Simulated time a key is held, so games that poll key state in their loop see it."""
 
 
-async def probe_page(context: BrowserContext, run: Run) -> None:
+async def probe_page(slot: Slot, run: Run) -> None:
     """Loads clean, no external request, input changes the screen; desktop and phone shots.
 
     Two pages of the product run in lockstep on the context's shared clock; only
@@ -723,10 +771,10 @@ async def probe_page(context: BrowserContext, run: Run) -> None:
     frame in both, so only a difference the input made counts.
     """
     index = run.target.folder / "index.html"
-    watch = Watch(index.as_uri())
-    page = await open_page(context, watch)
+    context, page, watch = slot.context, slot.page, slot.watch
+    watch.restart(index.as_uri())
     # The twin is loaded at the same simulated moment, or the two would not be in step.
-    still = None if run.shots_only else await open_page(context, Watch(index.as_uri()), main=False)
+    still = None if run.shots_only else await slot.twin_page()
     run.result.details["loaded"] = False
     await load(page, index, "the game")
     run.result.details["loaded"] = True
@@ -765,33 +813,36 @@ async def answers_input(
         run.result.problems.append(
             "input: nothing on screen changed after keyboard and pointer input (compared with the same game left alone)"
         )
-    await within(still.close(), "closing the twin page")
 
 
-PROBES: dict[str, Callable[[BrowserContext, Run], Awaitable[None]]] = {"machines": probe_machine}
+PROBES: dict[str, Callable[[Slot, Run], Awaitable[None]]] = {"machines": probe_machine}
 """Lines with a probe of their own; every other line gets `probe_page`."""
 
 
 # --- running it -------------------------------------------------------------------------
 
 
-async def probe_one(chromium: Chromium, target: Target, run: Run) -> ProductProbe:
+async def probe_one(chromium: Chromium, slot: Slot | None, run: Run) -> Slot | None:
+    """Probe one product in `slot` (or a new one); return the slot if the next may reuse it."""
     started = time.monotonic()
-    result = run.result
+    target, result = run.target, run.result
     # Last run's pictures would pass for this run's where this run takes none (no manual opens).
     for name in target.line.shot_names(target.slug):
         (run.out / name).unlink(missing_ok=True)
     browser = await chromium.get()
-    try:
-        context = await within(new_context(browser), "opening a browser context")
-    except (Stop, PlaywrightError):
-        # The browser died under an earlier product: one fresh launch, then carry on.
-        await chromium.discard(browser)
-        browser = await chromium.get()
-        context = await new_context(browser)
+    if slot is None or slot.browser is not browser:
+        try:
+            slot = await within(Slot.open(browser), "opening a browser context")
+        except (Stop, PlaywrightError):
+            # The browser died under an earlier product: one fresh launch, then carry on.
+            await chromium.discard(browser)
+            slot = await Slot.open(await chromium.get())
+    healthy = False
     try:
         body = PROBES.get(target.line.name, probe_page)
-        await asyncio.wait_for(body(context, run), PRODUCT_SECONDS)
+        await asyncio.wait_for(body(slot, run), PRODUCT_SECONDS)
+        await slot.tidy()
+        healthy = True
     except TimeoutError:
         result.problems.append(f"the probe did not finish within {PRODUCT_SECONDS:g} s")
     except Stop as stop:
@@ -802,11 +853,8 @@ async def probe_one(chromium: Chromium, target: Target, run: Run) -> ProductProb
         result.problems.append(
             f"the probe failed on this product: {type(error).__name__}: {one_line(str(error))}"
         )
-    finally:
-        try:
-            await asyncio.wait_for(context.close(), CLOSE_SECONDS)
-        except (TimeoutError, PlaywrightError):
-            await chromium.discard(browser)
+    if not healthy:
+        await close_slot(chromium, slot)
     if run.shots_only:
         # Only a page that could not be opened at all fails a shots-only run.
         result.ok = bool(result.details.get("loaded"))
@@ -815,7 +863,14 @@ async def probe_one(chromium: Chromium, target: Target, run: Run) -> ProductProb
         result.problems.sort(key=rule_number)
         result.ok = not result.problems and all(f.ok for f in result.findings)
     result.seconds = round(time.monotonic() - started, 3)
-    return result
+    return slot if healthy else None
+
+
+async def close_slot(chromium: Chromium, slot: Slot) -> None:
+    try:
+        await asyncio.wait_for(slot.context.close(), CLOSE_SECONDS)
+    except (TimeoutError, PlaywrightError):
+        await chromium.discard(slot.browser)
 
 
 async def probe_async(
@@ -828,22 +883,31 @@ async def probe_async(
     parity: bool,
     browser: str | None = None,
 ) -> ProbeReport:
-    gate = asyncio.Semaphore(max(1, jobs))
+    runs = [
+        Run(t, ProductProbe(slug=t.slug, line=t.line.name), out, workspace, shots_only, parity)
+        for t in chosen
+    ]
+    queue: asyncio.Queue[Run] = asyncio.Queue()
+    for run in runs:
+        queue.put_nowait(run)
     async with async_playwright() as playwright:
         chromium = Chromium(playwright, browser)
         await chromium.get()  # a missing browser is one error, not one per product
 
-        async def guarded(target: Target) -> ProductProbe:
-            async with gate:
-                result = ProductProbe(slug=target.slug, line=target.line.name)
-                run = Run(target, result, out, workspace, shots_only, parity)
-                return await probe_one(chromium, target, run)
+        async def worker() -> None:
+            slot = None
+            try:
+                while not queue.empty():
+                    slot = await probe_one(chromium, slot, queue.get_nowait())
+            finally:
+                if slot is not None:
+                    await close_slot(chromium, slot)
 
         try:
-            results = await asyncio.gather(*(guarded(t) for t in chosen))
+            await asyncio.gather(*(worker() for _ in range(max(1, min(jobs, len(runs))))))
         finally:
             await chromium.close()
-    return ProbeReport(results=list(results), launches=chromium.launches)
+    return ProbeReport(results=[run.result for run in runs], launches=chromium.launches)
 
 
 def probe(

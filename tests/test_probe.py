@@ -441,17 +441,36 @@ def test_shots_only_takes_three_pictures_and_judges_nothing(shelf: Path, tmp_pat
 def test_a_wedged_browser_is_replaced_and_the_rest_still_probed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # No context ever closes in zero seconds, so every product looks like it wedged the browser.
+    # The hung product's context is closed; no close finishes in zero seconds, so the
+    # browser counts as wedged and the next product must get a fresh one.
     monkeypatch.setattr(probe_module, "CLOSE_SECONDS", 0.0)
-    products = {f"copy-{n}": ([], {}) for n in range(2)}
+    monkeypatch.setattr(probe_module, "LOAD_SECONDS", 1.0)
+    products = {"hangs": (HOSTILE["h-never-loads"][0], {}), "after": ([], {})}
     workspace = workspace_with(tmp_path, "machines", products)
     report = probe(workspace, all=True, jobs=1, parity=True)
     assert [(r.slug, r.ok) for r in report.results] == [
         (MACHINE, True),
-        ("copy-0", True),
-        ("copy-1", True),
+        ("hangs", False),
+        ("after", True),
     ]
-    assert report.launches == 3
+    assert report.launches == 2
+
+
+def test_a_reused_tab_carries_nothing_from_one_product_to_the_next(tmp_path: Path) -> None:
+    products = {
+        "writes": ([js_tail('localStorage.setItem("last-shift", "hot");')], {}),
+        "reads": (
+            [
+                js_tail(
+                    'if (localStorage.getItem("last-shift")) console.error("found the last one");'
+                )
+            ],
+            {},
+        ),
+    }
+    workspace = workspace_with(tmp_path, "machines", products)
+    report = probe(workspace, ["writes", "reads"], jobs=1, parity=True)
+    assert [(r.slug, r.problems) for r in report.results] == [("writes", []), ("reads", [])]
 
 
 def test_games_pass_when_they_answer_input_and_fail_when_not(tmp_path: Path) -> None:
