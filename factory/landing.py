@@ -53,14 +53,16 @@ def open_repo(workspace: Path) -> git.Repo:
 def exclude_state(repo: git.Repo, rows: str = "trajectories") -> None:
     """Keeps `.factory/` (sessions, scratch, lock) and the exported rows out of every
     commit, even without a .gitignore: rows ship to the Hub or stay in the local
-    outbox folder; in git their screenshots would bloat every clone. The rows
-    folder's dataset card (a file, not a row folder) stays committable."""
+    outbox folder; in git their screenshots would bloat every clone. The whole
+    rows folder is excluded, so the dataset card the export writes there is no
+    change of the model's either; a card the repository already tracks stays
+    tracked (excludes never untrack)."""
     common = Path(repo.git.rev_parse("--git-common-dir"))
     if not common.is_absolute():
         common = Path(repo.working_dir) / common
     exclude = common / "info" / "exclude"
     text = exclude.read_text(encoding="utf-8") if exclude.is_file() else ""
-    wanted = [".factory/", "/" + rows.strip("/") + "/*/"]
+    wanted = [".factory/", "/" + rows.strip("/") + "/"]
     missing = [pattern for pattern in wanted if pattern not in text.split()]
     if missing:
         exclude.parent.mkdir(parents=True, exist_ok=True)

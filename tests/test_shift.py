@@ -18,6 +18,7 @@ from pathlib import Path
 import git
 import pytest
 
+from factory import check as gate_check
 from factory import session
 from factory.config import Settings
 from factory.drivers.scripted import Scripted, call, calls
@@ -155,6 +156,10 @@ def test_a_shift_lands_one_gated_product_and_ships_its_row(workspace: Path) -> N
     # Stored once by content: the copy looks exactly like the old machine on screen.
     assert row["complete"] and len(row["images"]) == 3
     assert all((result.row.parent / image).is_file() for image in row["images"])
+    # The shipped row and its card are the factory's output: the next shift's gate
+    # must not see them as a change outside the product.
+    assert (workspace / "trajectories" / "README.md").is_file()
+    assert gate_check.check(workspace, ["machines"], changed_since=result.commit).ok
 
 
 def test_a_run_that_never_looks_fails_the_judge_with_reasons(workspace: Path) -> None:
