@@ -63,6 +63,7 @@ class ShiftResult:
     summary: str = ""
     catalogue_check: bool | None = None
     probe: bool | None = None
+    probe_details: dict[str, Any] = field(default_factory=dict)
     gate_problems: list[str] = field(default_factory=list)
     verdict: Verdict | None = None
     iterations: int = 0
@@ -418,7 +419,12 @@ class Shift:
 
             report = probe.probe(self.workspace, [slug], line=line.name)
             for product in report.results:
-                result.gate_problems.extend(product.problems)
+                result.gate_problems.extend(product.failures())
+                result.probe_details = {
+                    **product.details,
+                    "findings": {f.name: f.ok for f in product.findings},
+                    "seconds": round(product.seconds, 2),
+                }
             return report.ok
 
         result.probe = bool(self.safe(dynamic, "factory probe"))
@@ -498,6 +504,10 @@ class Shift:
                 "dry_run": result.dry_run,
             },
             "judge": result.verdict.as_row() if result.verdict else None,
+            # Additive, for consumers who ask why: the gates' own words and the
+            # probe's measurements (per-fault alarm times, reset, manual, overflow).
+            "gate_problems": list(result.gate_problems),
+            "probe_details": result.probe_details,
         }
 
         def record() -> None:

@@ -153,6 +153,12 @@ def test_a_shift_lands_one_gated_product_and_ships_its_row(workspace: Path) -> N
     )
     assert side["committed"] is True and side["commit"] == result.commit
     assert side["judge"]["ok"] is True and side["run"]["base"] == base
+    assert side["gate_problems"] == []
+    details = side["probe_details"]
+    assert details["reset_clears"] and set(details["alarms"]) == set(ENTRY["faults"])
+    assert all(details["findings"].values()) and set(details["findings"]) == {
+        "quantities", "keyboard", "fault-controls"
+    }  # fmt: skip
     # Stored once by content: the copy looks exactly like the old machine on screen.
     assert row["complete"] and len(row["images"]) == 3
     assert all((result.row.parent / image).is_file() for image in row["images"])
