@@ -32,10 +32,6 @@ def fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
-def not_built(what: str) -> typer.Exit:
-    return fail(f"{what} is not built yet", 2)
-
-
 # --- harness: run, sessions ----------------------------------------------------------
 
 sessions_app = typer.Typer(help="The recorded sessions of this workspace.", no_args_is_help=True)
