@@ -20,9 +20,6 @@ from factory.lines import Line
 from factory.session import Session
 
 SCRATCH = ".factory/scratch/"
-LOOK_FIRST = {"machines": 3}
-"""Per line: how many of the newest products the order says to screenshot and view
-before building (the games order does not ask it). Candidate for a field of `Line`."""
 READERS = ("cat", "head", "tail", "less", "more", "jq", "python", "python3", "sed", "nl")
 
 
@@ -158,7 +155,7 @@ def judge(
 
     product_writes = writes_under(shelf)
     first_product_write = _first(product_writes)
-    newest = LOOK_FIRST.get(line.name, 0)
+    newest = line.look_first
     if newest:
         missing = []
         for entry in base_catalogue[-newest:]:

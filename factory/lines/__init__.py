@@ -40,6 +40,9 @@ class Line:
     """What the order asks for, in bytes."""
     shots: tuple[str, ...]
     """Screenshot suffixes the probe writes: `<slug>-<shot>.png`."""
+    look_first: int = 0
+    """How many of the newest products the order says to screenshot and view
+    before building anything (the transcript judge checks it)."""
     pages: tuple[str, ...] = ("index.html",)
     """The product's HTML pages: each links the stylesheet and the catalogue."""
     unique_key: Callable[[str], str] = field(default=lambda text: fold(text))
