@@ -216,6 +216,92 @@ def test_the_manual_procedure_brings_every_machine_to_nominal(shelf):
         browser.close()
 
 
+# Every element that carries its own text (legend plates, lamp captions, readout
+# captions, dial numbers, marks, buttons) is measured by the box of its text itself.
+TEXT_PROBLEMS = """() => {
+  const out = [];
+  const boxes = [];
+  const W = window.innerWidth;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
+  const els = [];
+  for (let n = walker.currentNode; n; n = walker.nextNode()) els.push(n);
+  for (const el of els) {
+    if (el.closest('dialog, script, style, head')) continue;
+    const texts = Array.from(el.childNodes).filter(c => c.nodeType === 3 && c.textContent.trim());
+    if (!texts.length) continue;
+    const cs = getComputedStyle(el);
+    if (cs.visibility === 'hidden' || cs.display === 'none' || Number(cs.opacity) === 0) continue;
+    let box = null;
+    for (const t of texts) {
+      const r = document.createRange();
+      r.selectNodeContents(t);
+      for (const q of r.getClientRects()) {
+        if (q.width < 0.5 || q.height < 0.5) continue;
+        box = box ? {l: Math.min(box.l, q.left), t: Math.min(box.t, q.top), r: Math.max(box.r, q.right), b: Math.max(box.b, q.bottom)}
+                  : {l: q.left, t: q.top, r: q.right, b: q.bottom};
+      }
+    }
+    if (!box) continue;
+    const name = (el.getAttribute('class') || el.tagName) + ' "' + el.textContent.trim().slice(0, 24) + '"';
+    const bay = el.closest('.bay');
+    if (bay) {
+      const b = bay.getBoundingClientRect();
+      if (box.l < b.left - 1 || box.r > b.right + 1 || box.t < b.top - 1 || box.b > b.bottom + 1)
+        out.push('outside its section: ' + name);
+    }
+    if (box.l < -0.5 || box.r > W + 0.5) out.push('outside the viewport: ' + name);
+    if (!(el instanceof SVGElement) && cs.display !== 'inline' && el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1)
+      out.push('cut (scrollWidth ' + el.scrollWidth + ' > ' + el.clientWidth + '): ' + name);
+    boxes.push([el, box, name]);
+  }
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const [ea, a, na] = boxes[i], [eb, b, nb] = boxes[j];
+    if (ea.contains(eb) || eb.contains(ea)) continue;
+    const w = Math.min(a.r, b.r) - Math.max(a.l, b.l), h = Math.min(a.b, b.b) - Math.max(a.t, b.t);
+    if (w > 0.5 && h > 0.5) out.push('overlap: ' + na + ' / ' + nb);
+  }
+  const parts = Array.from(document.querySelectorAll('.station, .meter, .bargraph, .readout, .lamp, .test'))
+    .filter(e => e.getClientRects().length).map(e => [e, e.getBoundingClientRect()]);
+  for (let i = 0; i < parts.length; i++) for (let j = i + 1; j < parts.length; j++) {
+    const [ea, a] = parts[i], [eb, b] = parts[j];
+    if (ea.contains(eb) || eb.contains(ea)) continue;
+    const w = Math.min(a.right, b.right) - Math.max(a.left, b.left), h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    if (w > 1 && h > 1) out.push('parts collide: ' + ea.className.baseVal + ea.className + ' / ' + (eb.className.baseVal || eb.className));
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("viewport", [(1440, 900), (390, 844)])
+def test_no_text_is_clipped_or_collides(shelf, browser_page, viewport):
+    """Text stays inside its section and the viewport, is never cut, never overlaps
+    other text; and no two stations, meters, lamps or readouts sit on each other."""
+    root, designs = shelf
+    picked = sample(designs)
+    eras = {d.era for d in picked}
+    picked += [d for d in designs if d.era not in eras and not eras.add(d.era)]
+    page = browser_page
+    page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
+    found = {}
+    for design in picked:
+        page.goto((root / "shelf" / "machines" / design.slug / "index.html").as_uri())
+        problems = page.evaluate(TEXT_PROBLEMS)
+        if problems:
+            found[f"{design.slug} ({design.layout.key}, {design.era})"] = problems[:5]
+    assert not found
+    assert {d.layout.key for d in picked} == {d.layout.key for d in designs}
+
+
+@pytest.fixture(scope="module")
+def browser_page():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(**launch_options())
+        yield browser.new_page()
+        browser.close()
+
+
 def test_same_catalogue_and_seed_give_identical_files():
     catalogue = [entry(design_for([], "first", created="2025-06-01"))]
     one = render(design_for(catalogue, "abc", created="2025-06-01"))

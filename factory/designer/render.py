@@ -215,6 +215,18 @@ def chart(design: Design, style: str = "recorder") -> str:
     )
 
 
+def _label(
+    x: float, y: float, text: str, room: float, anchor: str = "middle", small: bool = False
+) -> str:
+    """A schematic label that never runs past `room` px: a long one is squeezed to fit
+    (the width is estimated from the bold capitals at 10px with .1em tracking)."""
+    size = 7.5 if small else 10
+    width = len(text) * size * 0.78
+    fit = f' textLength="{room:.0f}" lengthAdjust="spacingAndGlyphs"' if width > room else ""
+    cls = "mlabel small" if small else "mlabel"
+    return f'<text class="{cls}" x="{x}" y="{y}" text-anchor="{anchor}"{fit}>{esc(text)}</text>'
+
+
 def mimic(design: Design) -> str:
     f = design.family
     aux = design.controls[1].name
@@ -233,10 +245,10 @@ def mimic(design: Design) -> str:
 <rect class="glow" data-glow="u" x="306" y="46" width="68" height="48" opacity="0"/>
 <path class="valve" d="M320 160 L340 170 L320 180 Z M340 170 L360 160 L360 180 Z"/>
 {mimic_lamps(design)}
-<text class="mlabel" x="60" y="92">{esc(case(design, f.w.label))}</text>
-<text class="mlabel" x="200" y="158">{esc(case(design, aux))}</text>
-<text class="mlabel" x="340" y="32">{esc(case(design, design.kind))}</text>
-<text class="mlabel" x="260" y="200">{esc(case(design, f.v.label))}</text>
+{_label(20, 92, case(design, f.w.label), 160, "start")}
+{_label(200, 158, case(design, aux), 150)}
+{_label(340, 32, case(design, design.kind), 300)}
+{_label(260, 200, case(design, f.v.label), 250)}
 </svg>"""
 
 
@@ -248,7 +260,7 @@ def mimic_lamps(design: Design) -> str:
         x, y = spots[fault.family]
         out.append(
             f'<g class="mlamp" data-alarm="{esc(fault.alarm)}"><circle cx="{x}" cy="{y - 8}" r="7"/>'
-            f'<text class="mlabel small" x="{x}" y="{y + 10}">{esc(fault.alarm)}</text></g>'
+            f"{_label(x, y + 10, fault.alarm, 95, small=True)}</g>"
         )
     return "".join(out)
 
@@ -891,7 +903,9 @@ svg .seg { fill: #2a2b2a; } svg .seg.lit { fill: var(--lit); } svg .seg.hi.lit {
 .rlabel { font-size: 9px; letter-spacing: .08em; }
 .rlabel em { font-style: normal; opacity: .75; }
 .lamp { position: relative; font-size: 10px; font-weight: 700; letter-spacing: .06em; line-height: 1.15; }
-.station { display: grid; justify-items: center; align-content: start; gap: 6px; min-width: 118px; }
+.station { display: grid; justify-items: center; align-content: start; gap: 6px; min-width: 118px; max-width: 100%; }
+.station > .legend { max-width: 100%; text-align: center; overflow-wrap: anywhere; }
+.controls > .s-piano-keys { grid-column: 1 / -1; }
 .ctl { position: relative; width: 92px; height: 92px; cursor: pointer; touch-action: none; user-select: none; -webkit-user-select: none; }
 .ctl * { pointer-events: none; }
 .k-piano-keys .pkey { pointer-events: auto; }
@@ -982,7 +996,8 @@ LAYOUTS = {
 .latch { position: absolute; right: 18px; top: 38%; width: 22px; height: 74px; border-radius: 11px; background: linear-gradient(90deg, #222, #777 50%, #222); box-shadow: 0 3px 5px rgba(0,0,0,.5); }""",
     "mimic": """.chassis { grid-template-columns: 260px minmax(0, 1fr) 300px; grid-template-rows: auto minmax(0, 1fr) auto; grid-template-areas: 'plate plate doors' 'inst centre ctrl' 'ann ann maint'; }
 .instruments { flex-direction: column; flex-wrap: nowrap; }
-.controls { display: grid; grid-template-columns: 1fr 1fr; align-content: space-around; justify-items: center; }
+.controls { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); align-content: space-around; justify-items: center; }
+.controls .station { min-width: 0; }
 .chassis { --fit: .8; }
 .centre { background: var(--board); box-shadow: inset 0 0 0 3px rgba(0,0,0,.5), inset 0 0 30px rgba(0,0,0,.5); }
 .annunciator { grid-template-columns: repeat(6, minmax(0, 1fr)); }
@@ -1006,7 +1021,8 @@ LAYOUTS = {
 .nameplate .badge { padding: 10px 22px; }""",
     "bench": """.chassis { width: min(1320px, calc(100% - 60px)); margin-top: 34px; min-height: calc(100vh - 74px); padding: 28px 30px 30px; grid-template-columns: 290px minmax(0, 1fr) 300px; grid-template-rows: minmax(0, 1fr) auto auto; grid-template-areas: 'inst centre ctrl' 'plate ann ann' 'maint maint doors'; --fit: .8; border-width: 10px; border-color: var(--edge); border-radius: calc(var(--radius) + 10px); }
 .instruments { flex-direction: column; flex-wrap: nowrap; justify-content: space-around; }
-.controls { display: grid; grid-template-columns: 1fr 1fr; align-content: space-around; justify-items: center; }
+.controls { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); align-content: space-around; justify-items: center; }
+.controls .station { min-width: 0; }
 .annunciator { grid-template-columns: repeat(auto-fill, minmax(100px, 1fr)); }
 .annunciator .readouts { grid-column: auto / span 3; margin: 0; }
 .centre { background: #101211; border-radius: 18px; box-shadow: inset 0 0 0 6px #2a2c2b, inset 0 0 40px rgba(0,0,0,.9), 0 2px 0 var(--groove-hi); }
@@ -1015,17 +1031,19 @@ LAYOUTS = {
 .foot.fl { left: 8%; } .foot.fr { right: 8%; }""",
     "console": """.chassis { grid-template-columns: minmax(0, 0.75fr) minmax(0, 1.7fr) minmax(0, 0.75fr); grid-template-rows: auto minmax(0, 1fr) auto; grid-template-areas: 'plate plate doors' 'ann inst ctrl' 'ann maint ctrl'; perspective: 1600px; column-gap: 22px; --fit: .86; }
 .annunciator { transform: rotateY(14deg); transform-origin: 100% 50%; grid-template-columns: repeat(2, minmax(0, 1fr)); background: linear-gradient(90deg, rgba(0,0,0,.18), transparent); }
-.controls { transform: rotateY(-14deg); transform-origin: 0 50%; display: grid; grid-template-columns: 1fr 1fr; align-content: space-around; justify-items: center; background: linear-gradient(270deg, rgba(0,0,0,.18), transparent); }
+.controls { transform: rotateY(-14deg); transform-origin: 0 50%; display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); align-content: space-around; justify-items: center; background: linear-gradient(270deg, rgba(0,0,0,.18), transparent); }
+.controls .station { min-width: 0; }
 .instruments { align-content: space-around; }
 .nameplate { justify-content: center; }""",
-    "hmi": """.chassis { grid-template-columns: minmax(0, 1.2fr) minmax(0, 1fr) 250px; grid-template-rows: minmax(0, 1fr) auto auto; grid-template-areas: 'centre inst ctrl' 'ann ann ctrl' 'plate maint doors'; column-gap: 0; padding: 30px; }
+    "hmi": """.chassis { grid-template-columns: minmax(0, 1.5fr) minmax(0, 0.8fr) 290px; grid-template-rows: minmax(0, 1fr) auto auto; grid-template-areas: 'centre inst ctrl' 'ann ann ctrl' 'plate maint doors'; column-gap: 0; padding: 30px; }
 .centre, .instruments, .annunciator { background: #0b0e11; border: 0; box-shadow: none; border-radius: 0; color: #d8dee4; }
 .centre { border-radius: 6px 0 0 0; box-shadow: inset 0 0 0 1px #263039; } .instruments { border-radius: 0 6px 0 0; flex-direction: column; flex-wrap: nowrap; justify-content: space-around; box-shadow: inset 0 0 0 1px #263039; }
 .annunciator { border-radius: 0 0 6px 6px; box-shadow: inset 0 0 0 1px #263039, 0 0 0 10px #050607; grid-template-columns: repeat(4, minmax(0, 1fr)); }
 .annunciator .lamp { color: #d8dee4; }
-.controls { margin-left: 24px; display: grid; grid-template-columns: 1fr 1fr; align-content: space-around; justify-items: center; }
+.controls { margin-left: 24px; display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); align-content: space-around; justify-items: center; }
+.controls .station { min-width: 0; }
 .instruments .meter .legend { background: transparent; color: #aeb8c2; border: 0; box-shadow: none; text-shadow: none; }
-.centre { outline: 10px solid #050607; }
+.centre { outline: 10px solid #050607; outline-offset: -10px; }
 .centre { place-items: stretch; }
 .trend { height: 100%; grid-template-rows: minmax(0, 1fr) auto; }
 .trend .paper { min-height: 0; }
@@ -1067,7 +1085,7 @@ svg .valve { fill: var(--pipe); }
 svg .mlamp circle { fill: #3a1510; stroke: #0a0a0a; stroke-width: 2; }
 svg .mlamp.lit circle { fill: var(--alarm); filter: drop-shadow(0 0 5px var(--alarm)); }
 svg .mlabel.small { font-size: 7.5px; }
-svg .mlabel { fill: var(--board-ink); font: 700 10px var(--font); letter-spacing: .1em; text-anchor: middle; }
+svg .mlabel { fill: var(--board-ink); font: 700 10px var(--font); letter-spacing: .1em; }
 @media (prefers-reduced-motion: reduce) { svg .flowline.flowing { animation: none; } }"""
 
 CONTROLS_CSS = {
@@ -1084,7 +1102,7 @@ CONTROLS_CSS = {
 .k-rotary-selector .knob { position: absolute; inset: 30px; border-radius: 50%; background: radial-gradient(circle at 40% 35%, #575757, #161616 70%); box-shadow: 0 4px 6px rgba(0,0,0,.55), inset 0 1px 1px rgba(255,255,255,.3); transform: rotate(calc(var(--a0) + var(--pos) * var(--sweep))); transition: transform .15s; }
 .k-rotary-selector .knob i { position: absolute; left: 50%; top: 2px; width: 5px; height: 22px; margin-left: -2.5px; background: var(--pointer); border-radius: 2px; }""",
     "piano-keys": """.k-piano-keys { width: auto; height: 74px; display: flex; gap: 3px; padding: 5px; background: #161616; border-radius: 2px; box-shadow: 0 2px 4px rgba(0,0,0,.5); }
-.k-piano-keys .pkey { width: 44px; display: flex; align-items: flex-end; justify-content: center; padding-bottom: 6px; font-size: 8.5px; font-weight: 700; color: #222; background: linear-gradient(180deg, #fbf8ee, #d8d3c2); border-radius: 0 0 3px 3px; box-shadow: 0 4px 0 #8d887a; transition: transform .1s; }
+.k-piano-keys .pkey { min-width: 44px; padding-left: 4px; padding-right: 4px; display: flex; align-items: flex-end; justify-content: center; padding-bottom: 6px; font-size: 8.5px; font-weight: 700; color: #222; background: linear-gradient(180deg, #fbf8ee, #d8d3c2); border-radius: 0 0 3px 3px; box-shadow: 0 4px 0 #8d887a; transition: transform .1s; }
 .k-piano-keys .pkey.down { transform: translateY(4px); box-shadow: 0 0 0 #8d887a; background: linear-gradient(180deg, var(--accent), color-mix(in srgb, var(--accent) 70%, #fff)); }""",
     "slider": """.k-slider { width: 150px; height: 60px; }
 .k-slider .track { position: absolute; left: 10px; right: 10px; top: 50%; height: 8px; margin-top: -4px; background: #0c0c0c; border-radius: 4px; box-shadow: inset 0 1px 2px #000, 0 1px 0 rgba(255,255,255,.2); }
