@@ -208,7 +208,7 @@ def chart(design: Design, style: str = "recorder") -> str:
     size = {"recorder": (420, 300), "scope": (440, 300), "trend": (620, 400)}[style]
     return (
         f'<figure class="{style}"><div class="paper">'
-        f'<canvas data-chart width="{size[0]}" height="{size[1]}" aria-label="{style} of '
+        f'<canvas data-chart="{style}" width="{size[0]}" height="{size[1]}" aria-label="{style} of '
         f'{esc(v.label.lower())} and {esc(u.label.lower())}"></canvas></div>'
         f'<figcaption><span class="pen pen-v"></span>{esc(case(design, v.label))} '
         f'<span class="pen pen-u"></span>{esc(case(design, u.label))}</figcaption></figure>'
@@ -227,16 +227,32 @@ def _label(
     return f'<text class="{cls}" x="{x}" y="{y}" text-anchor="{anchor}"{fit}>{esc(text)}</text>'
 
 
+# Chevrons painted on the pipes, so the schematic shows which way things flow even cold.
+FLOW_ARROWS = "".join(
+    f'<path class="arrow" d="M-5 -6 L5 0 L-5 6 Z" transform="translate({x} {y}) rotate({a})"/>'
+    for x, y, a in (
+        (130, 170, 0),
+        (200, 150, -90),
+        (250, 70, 0),
+        (420, 70, 0),
+        (460, 125, 90),
+        (395, 170, 180),
+    )
+)
+
+
 def mimic(design: Design) -> str:
     f = design.family
     aux = design.controls[1].name
     return f"""<svg class="mimic" viewBox="0 0 520 236" role="img" aria-label="mimic diagram">
 <rect class="bezel" x="2" y="2" width="516" height="232" rx="2"/>
+<defs><pattern id="tiles" width="24" height="24" patternUnits="userSpaceOnUse"><rect width="24" height="24" class="tile"/><path class="tile-joint" d="M0 .5 H24 M.5 0 V24"/></pattern></defs>
 <rect class="board" x="10" y="10" width="500" height="216"/>
 <path class="pipe" d="M60 170 H200 V70 H300"/>
 <path class="pipe flowline" data-flow="aux" d="M60 170 H200 V70 H300"/>
 <path class="pipe" d="M380 70 H460 V170 H330"/>
 <path class="pipe flowline" data-flow="run" d="M380 70 H460 V170 H330"/>
+{FLOW_ARROWS}
 <rect class="vessel" x="30" y="100" width="60" height="96"/>
 <rect class="fill" data-fill="w" x="33" y="103" width="54" height="90" transform="translate(0 90) scale(1 0)" style="transform-box: view-box"/>
 <circle class="pump" cx="200" cy="120" r="22"/>
@@ -376,7 +392,12 @@ def annunciator(design: Design) -> str:
     ]
     status = [
         f'<div class="lamp status" data-lamp="{key}"><i></i><span>{esc(case(design, label))}</span></div>'
-        for key, label in (("power", "Power"), ("run", "Running"), ("nominal", "Nominal"))
+        for key, label in (
+            ("mains", "Mains on"),
+            ("power", "Power"),
+            ("run", "Running"),
+            ("nominal", "Nominal"),
+        )
     ]
     return "".join(status + tiles)
 
@@ -450,7 +471,31 @@ def config(design: Design) -> dict:
         "roles": {c.role: c.name for c in design.controls},
         "family": design.family.key,
         "extra": parts.PHYSICS[design.family.key].extra,
+        "pre": previous_run(design),
     }
+
+
+def previous_run(design: Design, points: int = 280) -> list[list[float]]:
+    """The last run's trace, already on the chart paper when the panel is opened:
+    cold, a start-up to the target, a change of demand, a shutdown back to cold.
+    Drawn from the design alone (deterministic) and only ever drawn, never simulated."""
+    p = design.params
+    target = design.target / 100
+    wobble = _variant(design, "wobble", 997) / 997 * math.tau
+    u = v = 0.0
+    out = []
+    for i in range(points):
+        if i < 24 or i > points - 46:
+            demand = 0.0
+        elif i < 150:
+            demand = target
+        else:
+            demand = target * 0.8
+        u += (demand - u) / (p["tau"] * 1.2)
+        v += (p["v0"] + p["k1"] / p["k2"] * u - v) / 14
+        ripple = 0.012 * math.sin(i / 5.3 + wobble) + 0.006 * math.sin(i / 1.7 + 2 * wobble)
+        out.append([round(max(0.0, u + ripple * u), 3), round(max(0.0, v + ripple), 3)])
+    return out
 
 
 JS = r"""(function () {
@@ -601,7 +646,7 @@ JS = r"""(function () {
     for (var i = 0; i < n; i++) {
       step(dt);
       if (Math.floor(S.t * 2) !== Math.floor((S.t - dt) * 2)) {
-        history.push([S.u, S.v]);
+        history.push([S.u, S.v, 0]);
         if (history.length > 280) history.shift();
       }
     }
@@ -766,7 +811,7 @@ JS = r"""(function () {
       l.classList.toggle("lit", lit && (S.acked || on));
       l.classList.toggle("standing", lit);
     });
-    var flags = { power: S.power && !S.tripped, run: S.power && !S.tripped && C.gain[S.mode] > 0, nominal: nominal() };
+    var flags = { mains: true, power: S.power && !S.tripped, run: S.power && !S.tripped && C.gain[S.mode] > 0, nominal: nominal() };
     status.forEach(function (l) { l.classList.toggle("lit", !!flags[l.getAttribute("data-lamp")]); });
     flows.forEach(function (p) {
       var k = p.getAttribute("data-flow");
@@ -792,22 +837,46 @@ JS = r"""(function () {
     ctx.lineWidth = 1;
     for (var x = 0; x <= w; x += 28) { ctx.beginPath(); ctx.moveTo(x + 0.5, 0); ctx.lineTo(x + 0.5, h); ctx.stroke(); }
     for (var y = 0; y <= h; y += 25) { ctx.beginPath(); ctx.moveTo(0, y + 0.5); ctx.lineTo(w, y + 0.5); ctx.stroke(); }
+    if (canvas.getAttribute("data-chart") === "scope") standby(ctx, w, h);
     [["v", 1], ["u", 0]].forEach(function (pen) {
       ctx.strokeStyle = pens[pen[0]];
-      ctx.lineWidth = 2;
-      ctx.beginPath();
-      for (var i = 0; i < history.length; i++) {
-        var px = w - (history.length - 1 - i) * w / 279, py = h - 6 - clamp(history[i][pen[1]], 0, 1) * (h - 12);
-        if (i === 0) ctx.moveTo(px, py); else ctx.lineTo(px, py);
-      }
-      ctx.stroke();
+      [1, 0].forEach(function (old) {
+        ctx.globalAlpha = old ? 0.38 : 1;
+        ctx.lineWidth = old ? 1.5 : 2;
+        ctx.beginPath();
+        var open = false;
+        for (var i = 0; i < history.length; i++) {
+          var px = w - (history.length - 1 - i) * w / 279, py = h - 6 - clamp(history[i][pen[1]], 0, 1) * (h - 12);
+          if (history[i][2] !== old) { open = false; continue; }
+          if (!open) { ctx.moveTo(px, py); open = true; } else ctx.lineTo(px, py);
+        }
+        ctx.stroke();
+      });
     });
+    ctx.globalAlpha = 1;
+  }
+
+  // A scope at rest still sweeps: a faint standby trace (the timebase free-running
+  // over a little mains hum), moving with the simulation clock so it stays deterministic.
+  function standby(ctx, w, h) {
+    ctx.strokeStyle = pens.u;
+    ctx.globalAlpha = 0.55;
+    ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    for (var x = 0; x <= w; x += 4) {
+      var y = h / 2 + 9 * Math.sin(x / 23 + S.t * 3) + 3 * Math.sin(x / 7 - S.t * 5);
+      if (x === 0) ctx.moveTo(x, y); else ctx.lineTo(x, y);
+    }
+    ctx.stroke();
+    ctx.globalAlpha = 1;
   }
 
   function reset() {
     S = cold();
-    history = [];
-    for (var h = 0; h < 280; h++) history.push([S.u, S.v]);
+    // The paper still carries the previous run (printed, faint); the scope shows none.
+    history = canvas && canvas.getAttribute("data-chart") !== "scope"
+      ? C.pre.map(function (p) { return [p[0], p[1], 1]; })
+      : [];
     controls.forEach(function (el) { if (el.getAttribute("data-role") !== "ack") apply(el, 0); });
     S = cold();
     draw();
@@ -1082,6 +1151,8 @@ svg .pump { fill: #0e0f10; stroke: var(--pipe); stroke-width: 4; }
 svg .impeller path { fill: var(--accent); }
 svg .glow { fill: var(--alarm); }
 svg .valve { fill: var(--pipe); }
+svg .arrow { fill: var(--board); stroke: var(--board-ink); stroke-width: 1; opacity: .9; }
+svg .tile { fill: var(--board); } svg .tile-joint { stroke: rgba(0,0,0,.55); stroke-width: 1; fill: none; }
 svg .mlamp circle { fill: #3a1510; stroke: #0a0a0a; stroke-width: 2; }
 svg .mlamp.lit circle { fill: var(--alarm); filter: drop-shadow(0 0 5px var(--alarm)); }
 svg .mlabel.small { font-size: 7.5px; }
@@ -1245,7 +1316,7 @@ def machine_css(design: Design) -> str:
         LEGENDS[d.legend.style],
         ".badge { " + ("font-family: var(--font); }" if d.legend.style != "tape" else "}"),
         LAMPS[d.lamp.style],
-        ".lamp.status[data-lamp=power] { --lamp-on: #3fcf4a; --lamp-off: #163a19; }\n.lamp.status[data-lamp=nominal] { --lamp-on: var(--accent); }",
+        ".lamp.status[data-lamp=power] { --lamp-on: #3fcf4a; --lamp-off: #163a19; }\n.lamp.status[data-lamp=mains] { --lamp-on: #f4f0dc; --lamp-off: #4a473c; }\n.lamp.status[data-lamp=nominal] { --lamp-on: var(--accent); }",
         READOUTS[d.era_style.readout],
         LAYOUTS[d.layout.key].replace("TEXTURE", TEXTURES[d.material.texture]),
         *(CONTROLS_CSS[k] for k in kinds),
