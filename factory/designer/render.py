@@ -379,10 +379,30 @@ def control(design: Design, ctl) -> str:
             f'<span class="mark m0">{esc(ctl.positions[0])}</span>'
             f'<span class="mark m2">{esc(ctl.positions[1])}</span>'
         )
+    alt = (
+        f'<span class="alt" lang="x-unknown">{glyphs(ctl.name)}</span>'
+        if design.era == "speculative"
+        else ""
+    )
     return (
-        f'<div class="station s-{kind}"><span class="legend">{esc(case(design, ctl.name))}</span>'
+        f'<div class="station s-{kind}"><span class="legend">{esc(case(design, ctl.name))}</span>{alt}'
         f'<div {attrs}>{inner}</div><div class="marks">{marks}</div></div>'
     )
+
+
+# Tifinagh signs, which the bundled DejaVu Sans draws: read as a script from elsewhere.
+RUNES = "".join(chr(c) for c in range(0x2D30, 0x2D66))
+
+
+def glyphs(name: str) -> str:
+    """A secondary legend in a script nobody here reads: one sign per word-initial and
+    consonant, stable per name, at most six signs."""
+    signs = [
+        RUNES[(ord(c) * 7 + i) % len(RUNES)]
+        for i, c in enumerate(name)
+        if c.isalpha() and c not in "aeiou"
+    ]
+    return "".join(signs[:6])
 
 
 def annunciator(design: Design) -> str:
@@ -1201,6 +1221,54 @@ CONTROLS_CSS = {
 .k-push-button.pressed .cap { transform: translateY(3px) scale(.96); box-shadow: 0 1px 0 color-mix(in srgb, var(--ack) 45%, #000); }""",
 }
 
+# What makes the era readable from the picture alone, drawn over the parts above:
+# plates, bezels, knobs, switches and readouts as that decade made them.
+ENGRAVED = """.legend { letter-spacing: .2em; text-shadow: 0 1px 0 rgba(255,255,255,.3); box-shadow: inset 0 1px 2px rgba(0,0,0,.55), 0 1px 0 rgba(255,255,255,.4); }
+.k-bat-toggle .nut { clip-path: none; width: 60px; height: 26px; margin: -13px 0 0 -30px; border-radius: 3px; background: linear-gradient(180deg, #f6f2e6, #cfc8b4); box-shadow: 0 2px 3px rgba(0,0,0,.5), inset 0 0 0 2px rgba(0,0,0,.08); }
+.k-bat-toggle .bat { width: 7px; margin-left: -3.5px; border-radius: 1px; background: linear-gradient(90deg, #7d4318, #e99d5e 50%, #7d4318); }
+.k-bat-toggle .bat::after { content: ''; position: absolute; left: -5px; top: -12px; width: 17px; height: 16px; border-radius: 5px 5px 3px 3px; background: radial-gradient(circle at 40% 30%, #5a3a28, #1f120b 70%); }
+.k-isolator-handle .ring { background: radial-gradient(circle, #f3efe3 0 38%, #bdb6a2 40% 62%, #2a1d15 64%); }
+.k-isolator-handle .handle { background: radial-gradient(circle at 30% 30%, #6a4a34, #24150d 70%); }
+.k-rotary-selector .knob, .k-vernier-knob .knob { background: radial-gradient(circle at 38% 30%, #8a5a3a 0 3px, #4a2c1c 35%, #1e110a 78%); }"""
+
+BAKELITE_SKIRT = """.k-rotary-selector .skirt { inset: 19px; opacity: 1; background: radial-gradient(circle, transparent 0 58%, #0b0b0b 60%), repeating-conic-gradient(#2a2a2a 0 5deg, #070707 5deg 10deg); box-shadow: 0 4px 6px rgba(0,0,0,.55), inset 0 0 0 1px rgba(255,255,255,.12); }
+.k-rotary-selector .knob, .k-vernier-knob .knob { background: radial-gradient(circle at 38% 28%, #7b7b7b 0 2px, #262626 32%, #050505 80%); }"""
+
+GHOST = """.readout output { position: relative; }
+.readout output::before { content: '8888'; position: absolute; right: 8px; opacity: .1; }"""
+
+ERA_CSS = {
+    "1920s": ENGRAVED
+    + """
+svg .bezel { fill: #a8823c; stroke: #5b4217; } svg .hub { fill: #d0ab5c; }
+.badge { letter-spacing: .06em; box-shadow: inset 0 1px 2px rgba(0,0,0,.5), 0 1px 0 rgba(255,255,255,.4), 0 0 0 3px #a8823c; }""",
+    "1940s": ENGRAVED
+    + """
+svg .bezel { fill: #b4b8b6; stroke: #55595a; } svg .hub { fill: #dfe2e1; }""",
+    "1950s": BAKELITE_SKIRT + "\n.legend { border-radius: 2px; }",
+    "1960s": BAKELITE_SKIRT,
+    "1970s": GHOST
+    + """
+.readout output { font-style: italic; }
+svg .board { fill: url(#tiles); }""",
+    "1980s": GHOST + "\nsvg .board { fill: url(#tiles); }",
+    "1990s": GHOST.replace(".1;", ".07;")
+    + """
+.test, .door { border-radius: 9px; background: linear-gradient(180deg, #ecebe5, #d2d1c9); color: #26251f; border: 2px solid #9b9a91; box-shadow: inset 0 0 0 3px #f8f7f2, 0 1px 0 rgba(0,0,0,.3); }""",
+    "2000s": GHOST.replace(".1;", ".07;")
+    + """
+.test, .door { border-radius: 9px; background: linear-gradient(180deg, #e6e9ec, #cdd2d6); color: #1c2126; border: 2px solid #8f979e; box-shadow: inset 0 0 0 3px #f4f6f8, 0 1px 0 rgba(0,0,0,.3); }""",
+    "2020s": """.bay { border-radius: 10px; }
+.trend .paper, .recorder .paper { background: #d9dad3; }
+.trend canvas { --pen-v: #161616; --pen-u: #5c5e60; --grid: rgba(0,0,0,.1); }
+.layout-hmi .centre { background: #d9dad3; }
+.trend figcaption { color: #2b2d2f; }
+.layout-hmi .centre .trend figcaption { padding: 0 10px 8px; }""",
+    "speculative": """.nameplate, .doors, .controls, .maintenance { border-radius: 14px; background: linear-gradient(135deg, rgba(255,255,255,.14), rgba(255,255,255,.02) 60%); border-color: rgba(255,255,255,.28); }
+.alt { font: 11px "DejaVu Sans", "Noto Sans Tifinagh", "Ebrima", sans-serif; letter-spacing: .3em; opacity: .7; color: var(--ink); }""",
+}
+
+
 PHONE_CSS = """@media (max-width: 760px) {
   .chassis { grid-template-columns: minmax(0, 1fr); grid-template-rows: none; grid-template-areas: 'plate' 'doors' 'centre' 'inst' 'ann' 'ctrl' 'maint'; width: calc(100% - 12px); min-height: 0; margin: 6px auto; padding: 22px 12px 18px; --s: .78; column-gap: 0; }
   .chassis::before, .chassis::after, .rail, .hinge, .latch, .handle-bar, .foot, .desk-lip { display: none; }
@@ -1321,11 +1389,13 @@ def machine_css(design: Design) -> str:
         LAYOUTS[d.layout.key].replace("TEXTURE", TEXTURES[d.material.texture]),
         *(CONTROLS_CSS[k] for k in kinds),
     ]
+    era_blocks = [ERA_CSS[d.era]]
     for slot in ("chart", "scope", "trend"):
         if slot in d.layout.instruments:
             blocks.append(CHART_CSS["recorder" if slot == "chart" else slot])
     if "mimic" in d.layout.instruments:
         blocks.append(MIMIC_CSS)
+    blocks += era_blocks
     blocks += [PHONE_CSS, MANUAL_CSS, f".manual-page .cover {{ {TEXTURES[d.material.texture]} }}"]
     return "\n\n".join(blocks) + "\n"
 
