@@ -348,6 +348,20 @@ def test_a_revision_always_changes_something():
     assert tuning != {"scale": 1.0, "gap": 1.0, "ink": 0.0} and len(reasons) == 1
 
 
+@pytest.mark.parametrize(
+    ("measured", "knob"),
+    [
+        (Measures(empty_below=0.10, flat=0.2, busy=0.05, contrast=12.0, phone_wide=False), "scale"),
+        (Measures(empty_below=0.02, flat=0.2, busy=0.15, contrast=12.0, phone_wide=False), "gap"),
+        (Measures(empty_below=0.02, flat=0.2, busy=0.05, contrast=7.5, phone_wide=False), "ink"),
+    ],
+)
+def test_with_nothing_wrong_the_weakest_measure_is_improved(measured, knob):
+    tuning, reasons = revise({"scale": 1.0, "gap": 1.0, "ink": 0.0}, measured)
+    changed = [k for k in tuning if tuning[k] != {"scale": 1.0, "gap": 1.0, "ink": 0.0}[k]]
+    assert changed == [knob] and "weakest" in reasons[0]
+
+
 def test_a_shift_through_the_real_loop(tmp_path, monkeypatch):
     """One whole shift: the designer acts only through tools, in the order's order."""
     from factory import loop

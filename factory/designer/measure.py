@@ -102,31 +102,73 @@ def measure(desktop: Path, phone: Path | None = None) -> Measures:
     )
 
 
+# What "good" is for each measure, and which tuning knob fixes a shortfall. The margin
+# of a measure is how far it sits inside its bound, as a fraction of the bound; the
+# weakest margin is what the critique round improves when nothing is outright wrong.
+BLANK_MAX = 0.12
+CROWD_MAX = 0.16
+CONTRAST_MIN = 7.0
+
+
+def margins(m: Measures) -> dict[str, float]:
+    return {
+        "blank": (BLANK_MAX - m.empty_below) / BLANK_MAX,
+        "crowding": (CROWD_MAX - m.busy) / CROWD_MAX,
+        "contrast": (m.contrast - CONTRAST_MIN) / CONTRAST_MIN,
+    }
+
+
 def revise(tuning: dict[str, float], m: Measures) -> tuple[dict[str, float], list[str]]:
-    """The new tuning and the reasons, one per change; there is always at least one change."""
+    """The new tuning and the reasons (what was measured, what changed, from and to);
+    there is always at least one change: a failed measure is fixed, and when none
+    failed the weakest one is improved."""
     new = dict(tuning)
     reasons = []
-    if m.empty_below > 0.12:
-        new["scale"] = round(min(1.2, new.get("scale", 1.0) + min(0.18, m.empty_below * 0.6)), 2)
-        reasons.append(
-            f"{m.empty_below:.0%} of the screen is bare wall under the panel: "
-            f"instruments scaled to {new['scale']:.2f}"
+    scale, gap, ink = new.get("scale", 1.0), new.get("gap", 1.0), new.get("ink", 0.0)
+
+    def grow(amount: float, why: str) -> None:
+        new["scale"] = round(min(1.25, scale + amount), 2)
+        reasons.append(f"{why}: instruments scaled {scale:.2f} -> {new['scale']:.2f}")
+
+    def space(amount: float, why: str) -> None:
+        new["gap"] = round(gap + amount, 2)
+        reasons.append(f"{why}: spacing {gap:.2f} -> {new['gap']:.2f}")
+
+    def darken(amount: float, why: str) -> None:
+        new["ink"] = round(min(0.6, ink + amount), 2)
+        reasons.append(f"{why}: legend ink and plates pushed apart {ink:.2f} -> {new['ink']:.2f}")
+
+    if m.empty_below > BLANK_MAX:
+        grow(
+            min(0.18, m.empty_below * 0.6),
+            f"{m.empty_below:.0%} of the screen is bare wall under the panel",
         )
     elif m.empty_below < 0.005:
-        new["scale"] = round(max(0.85, new.get("scale", 1.0) - 0.08), 2)
-        reasons.append("the panel runs to the bottom edge: instruments scaled down")
-    if m.busy > 0.16:
-        new["gap"] = round(new.get("gap", 1.0) + 0.35, 2)
-        reasons.append(f"edge density {m.busy:.1%} reads crowded: spacing opened")
-    elif m.flat < 0.05:
-        new["gap"] = round(new.get("gap", 1.0) + 0.25, 2)
-        reasons.append(f"only {m.flat:.0%} of the panel is quiet: spacing opened")
-    if m.contrast < 7.0:
-        new["ink"] = round(min(0.6, new.get("ink", 0.0) + 0.35), 2)
-        reasons.append(f"legend contrast only {m.contrast:.1f}:1: legend ink strengthened")
-    if not reasons:
-        new["gap"] = round(new.get("gap", 1.0) + 0.2, 2)
+        new["scale"] = round(max(0.85, scale - 0.08), 2)
         reasons.append(
-            f"blank tiles {m.flat:.0%} and edge density {m.busy:.1%}: spacing eased a little"
+            f"the panel runs to the bottom edge: instruments scaled {scale:.2f} -> {new['scale']:.2f}"
         )
+    if m.busy > CROWD_MAX:
+        space(0.35, f"edge density {m.busy:.1%} reads crowded (limit {CROWD_MAX:.0%})")
+    elif m.flat < 0.05:
+        space(0.25, f"only {m.flat:.0%} of the panel is quiet")
+    if m.contrast < CONTRAST_MIN:
+        darken(0.35, f"legend contrast {m.contrast:.1f}:1 is under {CONTRAST_MIN:.0f}:1")
+    if not reasons:
+        weakest = min(margins(m).items(), key=lambda item: item[1])
+        if weakest[0] == "blank":
+            grow(
+                0.08,
+                f"weakest measure is the blank wall ({m.empty_below:.0%} of {BLANK_MAX:.0%} allowed)",
+            )
+        elif weakest[0] == "crowding":
+            space(
+                0.2,
+                f"weakest measure is crowding (edge density {m.busy:.1%} of {CROWD_MAX:.0%} allowed)",
+            )
+        else:
+            darken(
+                0.2,
+                f"weakest measure is legend contrast ({m.contrast:.1f}:1, floor {CONTRAST_MIN:.0f}:1)",
+            )
     return new, reasons

@@ -1313,8 +1313,13 @@ def css_vars(design: Design) -> dict[str, str]:
     dark = luminance(chassis) < 0.22
     tuning = design.tuning
     # The measured revision pushes printed legends further from the chassis.
+    # The measured revision pushes legends further from what they sit on: printed ink
+    # away from the chassis, and a plate away from its own lettering.
+    plate_ink = _ink_for(plate)
     if tuning.get("ink", 0):
         ink = shade(ink, tuning["ink"] if luminance(ink) > 0.5 else -tuning["ink"])
+        toward = -tuning["ink"] * 0.6 if luminance(plate_ink) > 0.5 else tuning["ink"] * 0.6
+        plate = shade(plate, toward)
     paper = {
         "1920s": "#f1e6c8", "1940s": "#efe7d1", "1950s": "#f4eedd", "1960s": "#f7f6f0",
         "1970s": "#f4f1e8", "1980s": "#f2f2ee", "1990s": "#fafaf7", "2000s": "#f5f6f7",
@@ -1337,7 +1342,7 @@ def css_vars(design: Design) -> dict[str, str]:
         "--ink": ink,
         "--hairline": mix(ink, chassis, 0.55),
         "--plate": plate,
-        "--plate-ink": _ink_for(plate),
+        "--plate-ink": plate_ink,
         "--plate-edge": shade(plate, -0.35),
         "--face": face,
         "--face-ink": _ink_for(face),
