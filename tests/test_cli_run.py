@@ -60,7 +60,7 @@ def test_run_prints_a_json_summary_and_exits_0_when_settled(
         workspace, "run", "--order", "hello", *flags(openai_server), "--no-vision", "--json"
     )
     out, err = process.communicate(timeout=60)
-    assert process.returncode == 0, err
+    assert process.returncode == 0, (out, err)
     summary = json.loads(out)
     assert summary["reason"] == "settled" and summary["iterations"] == 2 and summary["calls"] == 2
     assert summary["tokens"] == {"input": 200, "output": 40}
