@@ -365,7 +365,7 @@ class _Run:
         while True:
             self.measured_at = len(self.conversation)
             try:
-                return self.model.query(self.request())
+                return self.ask(self.request())
             except Transient as error:
                 transient += 1
                 if transient > TRANSIENT_ATTEMPTS:
@@ -389,6 +389,32 @@ class _Run:
                 raise Stop("error", f"the model ran out of turns: {error}") from None
             except (Fatal, ProviderError) as error:
                 raise Stop("error", str(error) or type(error).__name__) from None
+
+    def ask(self, request: Request) -> Reply:
+        """The model call, abandoned when the run is aborted or out of time: a request
+        that hangs must not hold a shift past its limits or past a SIGTERM. The call
+        runs on a daemon thread and is left behind, never interrupted mid-record."""
+        answer: dict[str, Any] = {}
+        done = threading.Event()
+
+        def call() -> None:
+            try:
+                answer["reply"] = self.model.query(request)
+            except BaseException as error:  # handed to the loop's thread as it was
+                answer["error"] = error
+            finally:
+                done.set()
+
+        threading.Thread(target=call, name="model-query", daemon=True).start()
+        while not done.wait(0.2):
+            if self.aborted():
+                raise Stop("aborted", "asked to stop while the model was answering")
+            deadline = self.deadline()
+            if deadline is not None and self.clock() > deadline:
+                raise Stop("time", "the time limit passed while the model was answering")
+        if "error" in answer:
+            raise answer["error"]
+        return answer["reply"]
 
     def retry(self, why: str, wait: float, status: str) -> None:
         if self.deadline() is not None and self.clock() + wait > self.deadline():

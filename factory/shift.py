@@ -15,7 +15,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import tempfile
+import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -175,13 +177,32 @@ def _locked(
         result.running = holder
         result.notes.append(f"a shift is running ({holder}); not starting another")
         return result
+    shift = Shift(workspace, settings, result, on_event, fresh, land, ship, model)
+    previous = _on_sigterm(shift)
     try:
         if lock.stale:
             _note(result, on_event, f"took over the lock of a dead shift ({lock.stale.describe()})")
-        Shift(workspace, settings, result, on_event, fresh, land, ship, model).run()
+        shift.run()
     finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
         lock.release()
     return result
+
+
+def _on_sigterm(shift: Shift) -> Any:
+    """A SIGTERM (cron's or CI's timeout) ends the model's work, not the shift: the
+    loop stops with `aborted`, then the shift still gates, lands the work in
+    progress and ships the row. Only in the main thread, where signals arrive."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def terminate(signum: int, frame: object) -> None:
+        if not shift.abort.is_set():
+            shift.abort.set()
+            shift.note("SIGTERM: stopping the model; landing what is there")
+
+    return signal.signal(signal.SIGTERM, terminate)
 
 
 def _dry_run_worktree(workspace: Path) -> Path:
@@ -230,6 +251,7 @@ class Shift:
         self.ship_it = ship
         self.model = model
         self.began = time.monotonic()
+        self.abort = threading.Event()
 
     def note(self, text: str) -> None:
         _note(self.result, self.on_event, text)
@@ -374,6 +396,7 @@ class Shift:
                 session_id=session_id,
                 continues=continues,
                 brief=brief,
+                abort=self.abort,
                 on_event=self.on_event,
                 secrets=config.secret_values(self.settings),
             )

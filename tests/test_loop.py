@@ -2,6 +2,7 @@
 
 import json
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from factory.model import (
     Fatal,
     RateLimited,
     Reply,
+    Request,
     ToolCall,
     Transient,
     Usage,
@@ -277,3 +279,24 @@ def test_replayable_answers_unanswered_calls(tmp_path: Path) -> None:
     }
     fixed = loop.replayable([bot, answered])
     assert [m.get("tool_call_id") for m in fixed[1:]] == ["a", "b"]
+
+
+def _hanging(request: Request) -> Reply:
+    time.sleep(30)  # a provider that never answers
+    raise AssertionError("never reached")
+
+
+def test_a_hung_model_call_is_abandoned_on_abort(tmp_path: Path) -> None:
+    abort = threading.Event()
+    threading.Timer(0.3, abort.set).start()
+    began = time.monotonic()
+    result = loop.run(Scripted([_hanging]), ORDER, tmp_path, Settings(), secrets=[], abort=abort)
+    assert result.reason == "aborted" and time.monotonic() - began < 5
+    assert session.load(result.log_path).outcome["reason"] == "aborted"
+
+
+def test_a_hung_model_call_is_abandoned_at_the_time_limit(tmp_path: Path) -> None:
+    began = time.monotonic()
+    settings = Settings(max_minutes=0.01)  # 0.6 s
+    result = loop.run(Scripted([_hanging]), ORDER, tmp_path, settings, secrets=[])
+    assert result.reason == "time" and time.monotonic() - began < 5

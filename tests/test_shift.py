@@ -255,6 +255,37 @@ def test_a_killed_shift_is_resumed_and_nothing_is_lost(workspace: Path) -> None:
     assert [h.name for h in git.Repo(workspace).heads] == ["main"]
 
 
+TERMINATED = (
+    KILLED.replace("time.sleep(600)", "time.sleep(600)  # until SIGTERM").replace(
+        "run_shift(", "result = run_shift("
+    )
+    + "print(result.reason, result.committed)\n"
+)
+
+
+def test_a_sigterm_stops_the_model_and_still_lands_and_ships(workspace: Path) -> None:
+    marker = workspace / ".factory" / "about-to-hang"
+    process = subprocess.Popen(
+        [sys.executable, "-c", TERMINATED, str(workspace)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not marker.exists() and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.1)
+        assert marker.exists(), "the shift never reached its hanging turn"
+        process.send_signal(signal.SIGTERM)
+        out, _ = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert out.split() == ["aborted", "True"]
+    head = git.Repo(workspace).head.commit
+    assert head.summary == "shift: work in progress (aborted)"
+    assert head.tree[f"{PRODUCT}/index.html"].data_stream.read() == b"first"
+    [log] = session.list_sessions(workspace)
+    [row] = (workspace / "trajectories").glob(f"{log.stem}/{log.stem}.jsonl")
+    assert json.loads(row.read_text())["outcome"]["reason"] == "aborted"
+
+
 def test_after_too_many_unfinished_sessions_a_shift_starts_clean(workspace: Path) -> None:
     chain: list[str] = []
     for n in range(3):
