@@ -67,6 +67,14 @@ WARMUP_SECONDS = 2000
 RUN_SECONDS = 600
 FAULT_SECONDS = 60
 SETTLE_SECONDS = 30
+OPEN_MS, CLOSE_MS, RESIZE_MS = 500, 300, 600
+"""Simulated time the page gets after opening the manual, closing it, and resizing: the
+reference's waits, so a dialog that opens on a timer or a layout fitted on `resize` is
+judged after it acted, as there (on the paused clock they cost no wall time)."""
+RESIZE_POLLS = 30
+"""Checks, 10 ms apart, for the page's resize event before its clock is run anyway."""
+OVERFLOW_SLACK = 1
+"""Pixels of sideways scroll forgiven for rounding, as in the reference."""
 MIN_QUANTITIES = 3
 MAX_LISTED = 3
 """Console errors and requests listed per product before `and N more`."""
@@ -545,9 +553,9 @@ async def probe_machine(slot: Slot, run: Run) -> None:
     for name in seen["hidden"]:
         run.problem(3, f'control "{name}" is not visible in the 1440x900 viewport')
 
-    await manual(page, run)
+    await manual(page, run, watch)
     watch.halt("the panel")
-    await overflow(page, run)
+    await overflow(page, run, watch)
 
     if api["usable"] and not run.shots_only:
         await simulate(page, run, faults)
@@ -588,7 +596,7 @@ async def probe_machine(slot: Slot, run: Run) -> None:
         run.problem(8, text)
 
 
-async def manual(page: Page, run: Run) -> None:
+async def manual(page: Page, run: Run, watch: Watch) -> None:
     """Rule 4: the dialog's parts, closed on load, opened and closed by its controls."""
     parts = await in_page(page, "manualParts", "rule 4: finding the manual")
     for text in parts["problems"]:
@@ -603,6 +611,7 @@ async def manual(page: Page, run: Run) -> None:
             4, f'clicking the data-action="manual" control failed: {one_line(error.message)}'
         )
         return
+    await advance(page.context, OPEN_MS, "rule 4: the page after opening the manual", watch)
     opened = await in_page(page, "manualOpen", "rule 4: reading the manual dialog")
     run.result.details["manual_opens"] = opened
     if not opened:
@@ -617,6 +626,7 @@ async def manual(page: Page, run: Run) -> None:
         )
         await page.keyboard.press("Escape")
         return
+    await advance(page.context, CLOSE_MS, "rule 4: the page after closing the manual", watch)
     if await in_page(page, "manualOpen", "rule 4: reading the manual dialog"):
         run.problem(
             4, 'clicking the data-action="close-manual" control did not close the manual dialog'
@@ -624,13 +634,14 @@ async def manual(page: Page, run: Run) -> None:
         await page.keyboard.press("Escape")
 
 
-async def overflow(page: Page, run: Run) -> None:
+async def overflow(page: Page, run: Run, watch: Watch) -> None:
     """Rule 7: no sideways scroll at either width, the opener visible on a phone; the phone shot."""
     sides: dict[str, bool] = {}
     for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
-        await page.set_viewport_size(viewport)
+        if viewport != DESKTOP:  # the panel is already at 1440: nothing to re-lay out
+            await resize(page, viewport, watch)
         size = await in_page(page, "overflow", f"rule 7: measuring the page at {viewport['width']}")
-        sides[name] = size["wide"] > size["width"]
+        sides[name] = size["wide"] - size["width"] > OVERFLOW_SLACK
         if sides[name]:
             run.problem(
                 7,
@@ -641,6 +652,21 @@ async def overflow(page: Page, run: Run) -> None:
     await shoot(page, run.out, f"{run.target.slug}-phone.png", run.result, run.workspace)
     await page.set_viewport_size(DESKTOP)
     run.result.details["overflow"] = sides
+
+
+async def resize(page: Page, viewport: dict[str, int], watch: Watch) -> None:
+    """Resize, then give the page its resize event and the reference's 600 ms to re-lay out.
+
+    The event comes with a real frame, so wait (briefly, in wall time) until the page has
+    heard it; then run the page's clock, which its own timers and frames follow.
+    """
+    await in_page(page, "resizeWatch", "rule 7: listening for the resize")
+    await page.set_viewport_size(viewport)
+    for _ in range(RESIZE_POLLS):
+        if await in_page(page, "resized", "rule 7: waiting for the resize event"):
+            break
+        await asyncio.sleep(0.01)
+    await advance(page.context, RESIZE_MS, f"rule 7: the page at {viewport['width']}", watch)
 
 
 async def simulate(page: Page, run: Run, faults: list[str]) -> None:

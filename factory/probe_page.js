@@ -1,8 +1,8 @@
 // The in-page half of `factory probe`: one function evaluated inside the
 // product's page as `(request) => result`, where request is {step, args}.
 //
-// It reads the page and calls window.machine (and, for the keyboard finding,
-// adds one focus listener); it never waits, never schedules anything, and
+// It reads the page and calls window.machine (and adds two listeners: focus,
+// for the keyboard finding, and resize, for rule 7); it never waits, never schedules anything, and
 // never throws: every failure comes back as data so the Python half can word
 // it as one line. Each step runs to completion in a
 // single evaluate, so the page's own animation loop cannot interleave.
@@ -72,14 +72,20 @@
     if (el.checkVisibility && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
     return true;
   };
-  // Visible and at least partly inside the viewport, or a visible descendant
-  // is (a wrapper with display: contents has no box of its own).
-  const onScreen = (el) =>
-    [el, ...el.querySelectorAll("*")].some((e) => {
-      if (!visible(e)) return false;
-      const box = e.getBoundingClientRect();
-      return box.right > 0 && box.bottom > 0 && box.left < innerWidth && box.top < innerHeight;
-    });
+  // Rules 3 and 7 judge visibility as the reference does: the element's own
+  // box, its computed visibility and display, and nothing else (an opacity-0
+  // input laid over a drawn knob counts as there, a display: contents wrapper
+  // does not), so the verdict is the reference's on the same product.
+  const shown = (el) => {
+    const box = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    return box.width > 0 && box.height > 0 && style.visibility !== "hidden" && style.display !== "none";
+  };
+  const onScreen = (el) => {
+    if (!shown(el)) return false;
+    const box = el.getBoundingClientRect();
+    return box.right > 0 && box.bottom > 0 && box.left < innerWidth && box.top < innerHeight;
+  };
   const byData = (attribute, name) =>
     [...document.querySelectorAll(`[${attribute}]`)].filter((el) => fold(el.getAttribute(attribute)) === fold(name));
 
@@ -104,12 +110,13 @@
           if (typeof machine[fn] !== "function") problems.push(`window.machine.${fn} is not a function`);
         }
         if (Array.isArray(own)) {
-          const extra = own.filter((f) => !faults.includes(f));
-          const missing = faults.filter((f) => !own.includes(f));
+          // Compared folded, as the reference compares them: "Gyro Drift" is "gyro drift".
+          const folded = (list) => list.map(fold);
+          const extra = own.filter((f) => !folded(faults).includes(fold(f)));
+          const missing = faults.filter((f) => !folded(own).includes(fold(f)));
           if (extra.length) problems.push(`window.machine.faults has ${extra.map(quote).join(", ")} that the catalogue entry does not list`);
           if (missing.length) problems.push(`the catalogue lists fault ${missing.map(quote).join(", ")} that window.machine.faults does not`);
         }
-        if (typeof machine.state === "function") alarms();
       } catch (error) {
         problems.push(error instanceof Failed ? error.text : describe(error));
         return { problems, usable: false };
@@ -120,14 +127,14 @@
     },
 
     // Rule 3: each catalogue control is an element on screen at load.
+    // The first element carrying the name is the one judged, as in the reference.
     controls({ names }) {
-      window.scrollTo(0, 0);
       const missing = [];
       const hidden = [];
       for (const name of names) {
         const found = byData("data-control", name);
         if (!found.length) missing.push(name);
-        else if (!found.some(onScreen)) hidden.push(name);
+        else if (!onScreen(found[0])) hidden.push(name);
       }
       return { missing, hidden };
     },
@@ -138,7 +145,7 @@
       const dialog = document.querySelector("dialog[data-manual]");
       if (!dialog) problems.push("no <dialog data-manual> on the panel");
       else {
-        const frame = [...dialog.querySelectorAll("iframe")].some((f) => /(^|\/)manual\.html$/.test(f.getAttribute("src") || ""));
+        const frame = [...dialog.querySelectorAll("iframe")].some((f) => (f.getAttribute("src") || "").endsWith("manual.html"));
         if (!frame) problems.push('the manual dialog holds no <iframe src="manual.html">');
         if (dialog.open) problems.push("the manual dialog is open on load (it must start closed)");
       }
@@ -152,21 +159,34 @@
     },
 
     // Rule 7: sideways overflow, and the opener on a phone.
+    // Against the window's width, with a pixel of rounding forgiven, as the reference measures.
     overflow() {
-      const root = document.documentElement;
-      return { wide: root.scrollWidth, width: root.clientWidth };
+      return { wide: document.documentElement.scrollWidth, width: innerWidth };
+    },
+    // Rule 7: the window's resize event arrives with a real frame, not on the page's clock;
+    // count it, so the probe lets the page's handlers run before measuring.
+    resizeWatch() {
+      window.__factoryProbeResized = 0;
+      if (!window.__factoryProbeResizeHeard) {
+        window.__factoryProbeResizeHeard = true;
+        window.addEventListener("resize", () => { window.__factoryProbeResized += 1; }, true);
+      }
+      return true;
+    },
+    resized() {
+      return window.__factoryProbeResized > 0;
     },
     openerVisible() {
-      return [...document.querySelectorAll('[data-action="manual"]')].some((el) => {
-        if (!visible(el)) return false;
-        const box = el.getBoundingClientRect();
-        return box.right > 0 && box.left < innerWidth;
-      });
+      const opener = document.querySelector('[data-action="manual"]');
+      return Boolean(opener && shown(opener));
     },
 
     // Rule 5: alarm-free after reset; each fault alarms within 60 s; reset clears it.
     alarms({ faults }) {
       const out = { problems: [], seconds: {}, cleared: {}, ranges };
+      // The product's own spelling is what its inject() knows; the reference injects it too.
+      const own = Array.isArray(m().faults) ? m().faults.map(String) : [];
+      faults = faults.map((f) => own.find((o) => fold(o) === fold(f)) ?? f);
       try {
         reset();
         tick(5);
@@ -206,12 +226,13 @@
         sample();
         for (let s = 1; s <= seconds; s++) {
           tick(1);
-          const bad = numbers(state(), "", [], 0).filter(([, value]) => !Number.isFinite(value));
-          if (bad.length) {
-            out.problems.push(`state() holds a non-finite number after ${s} x tick(1): ${bad.slice(0, 3).map(([p, v]) => `${p} = ${v}`).join(", ")}`);
-            break;
-          }
           sample();
+        }
+        // Judged at the end, as the reference judges it: a value that passes through
+        // Infinity and recovers is no failure.
+        const bad = numbers(state(), "", [], 0).filter(([, value]) => !Number.isFinite(value));
+        if (bad.length) {
+          out.problems.push(`state() holds a non-finite number after ${seconds} x tick(1): ${bad.slice(0, 3).map(([p, v]) => `${p} = ${v}`).join(", ")}`);
         }
       } catch (error) {
         out.problems.push(error instanceof Failed ? error.text : describe(error));

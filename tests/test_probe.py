@@ -170,7 +170,7 @@ MUTATIONS: dict[str, tuple[list[Edit], dict, list[str]]] = {
             ),
         ],
         {},
-        ["rule 6: state() holds a non-finite number after 301 x tick(1): ratio = NaN"],
+        ["rule 6: state() holds a non-finite number after 600 x tick(1): ratio = NaN"],
     ),
     "r7-wide-desktop": (
         [css("@media (min-width: 1000px) { .cabinet { min-width: 1700px; } }")],
@@ -198,6 +198,60 @@ MUTATIONS: dict[str, tuple[list[Edit], dict, list[str]]] = {
         ],
         {},
         ["rule 8: manual.html logged a console error: manual alone"],
+    ),
+}
+
+# Patterns the reference gate passes, found by reading its probe against ours: each
+# once failed ours and must now pass every reference rule (synthetic, not its products).
+REFERENCE_PASSES: dict[str, tuple[list[Edit], dict]] = {
+    # Fault lists are compared case- and space-folded; inject() gets the product's spelling.
+    "p-fault-case": ([], {"faults": ["scale  buildup", "FEED PUMP SEIZURE"]}),
+    # An opacity-0 control (a native input laid over a drawn knob) is on the panel.
+    "p-transparent-control": ([css(".ctl.check { opacity: 0; }")], {}),
+    # A manual that opens and closes on a short timer (an animation) still opens and closes.
+    "p-late-dialog": (
+        [
+            (
+                "machine.js",
+                "dialog.showModal(); });",
+                "setTimeout(function () { dialog.showModal(); }, 200); });",
+            ),
+            (
+                "machine.js",
+                "dialog.close(); });",
+                "setTimeout(function () { dialog.close(); }, 150); });",
+            ),
+        ],
+        {},
+    ),
+    # A value that passes through Infinity and recovers: only the end state is judged.
+    "p-transient-infinity": (
+        [
+            ("machine.js", "tripped: false,\n", "tripped: false, t: 0,\n"),
+            ("machine.js", "var n = Math.ceil", "s.t += total;\n    var n = Math.ceil"),
+            (
+                "machine.js",
+                "alarms: s.alarms.slice()\n",
+                "alarms: s.alarms.slice(), rate: s.t > 100 && s.t < 110 ? Infinity : 1\n",
+            ),
+        ],
+        {},
+    ),
+    # A phone layout fitted by a resize handler a moment later is judged once fitted.
+    "p-fitted-on-resize": (
+        [
+            css("@media (max-width: 500px) { .cabinet:not(.fitted) { min-width: 700px; } }"),
+            js_tail(
+                'window.addEventListener("resize", function () { setTimeout(function () '
+                '{ document.querySelector(".cabinet").classList.add("fitted"); }, 100); });'
+            ),
+        ],
+        {},
+    ),
+    # One pixel of sideways scroll is rounding, not overflow.
+    "p-one-pixel-wider": (
+        [css("@media (max-width: 500px) { body { min-width: 391px; } }")],
+        {},
     ),
 }
 
@@ -337,6 +391,7 @@ def matches(expected: str, actual: str) -> bool:
 def shelf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     products = {slug: (edits, changes) for slug, (edits, changes, _) in MUTATIONS.items()}
     products |= {slug: (edits, {}) for slug, (edits, _, _) in FINDINGS.items()}
+    products |= REFERENCE_PASSES
     products |= {slug: (edits, {}) for slug, (edits, _) in HOSTILE.items()}
     return workspace_with(tmp_path_factory.mktemp("machines"), "machines", products)
 
@@ -354,7 +409,9 @@ def judged(shelf_report: ProbeReport) -> dict[str, ProductProbe]:
 def test_one_browser_judges_the_whole_shelf_hostile_products_included(
     shelf_report: ProbeReport,
 ) -> None:
-    assert len(shelf_report.results) == 1 + len(MUTATIONS) + len(FINDINGS) + len(HOSTILE)
+    assert len(shelf_report.results) == (
+        1 + len(MUTATIONS) + len(REFERENCE_PASSES) + len(FINDINGS) + len(HOSTILE)
+    )
     assert shelf_report.launches == 1
     assert not shelf_report.ok
 
@@ -388,6 +445,13 @@ def test_each_mutation_fails_with_exactly_its_problem(
     assert len(result.problems) == len(expected), result.problems
     for want, got in zip(expected, result.problems, strict=True):
         assert matches(want, got), got
+
+
+@pytest.mark.parametrize("slug", REFERENCE_PASSES)
+def test_what_the_reference_passes_breaks_no_reference_rule(
+    judged: dict[str, ProductProbe], slug: str
+) -> None:
+    assert judged[slug].problems == []
 
 
 @pytest.mark.parametrize("slug", FINDINGS)
