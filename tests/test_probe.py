@@ -477,9 +477,19 @@ def test_hostile_products_end_in_a_clear_problem_quickly(
 
 
 def test_parity_runs_the_reference_rules_only(shelf: Path) -> None:
-    report = probe(shelf, [MACHINE, *FINDINGS, "r5-no-alarm"], parity=True)
+    # The reference's probe never sees an alert() (Playwright dismisses it) nor a window
+    # opened to a local page; a window's external request is still one (a reference blind spot).
+    report = probe(
+        shelf, [MACHINE, *FINDINGS, "r5-no-alarm", "h-alert", "h-opens-a-window"], parity=True
+    )
     verdicts = {r.slug: r.ok for r in report.results}
-    assert verdicts == {MACHINE: True, **{slug: True for slug in FINDINGS}, "r5-no-alarm": False}
+    assert verdicts == {
+        MACHINE: True,
+        **{slug: True for slug in FINDINGS},
+        "r5-no-alarm": False,
+        "h-alert": True,
+        "h-opens-a-window": False,
+    }
     assert all(r.findings == [] for r in report.results)
 
 
