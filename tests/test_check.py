@@ -385,6 +385,13 @@ MUTATIONS = {
         f"{GAME}/game.js",
         "new Image",
     ),
+    # A deliberate difference: the arcade's gate has no @import pattern (its machines gate
+    # has); SPEC counts @import as an external request on both lines, so we do.
+    "game css @import": (
+        append(f"{GAME}/game.css", '@import "https://x.test/a.css";\n'),
+        f"{GAME}/game.css",
+        "@import",
+    ),
     "game stylesheet": (edit(GI, 'href="game.css"', 'href="style.css"'), GI, 'href="game.css"'),
     "game script": (edit(GI, 'src="game.js"', 'src="main.js"'), GI, "does not load its script"),
     "game inline style": (edit(GI, "</head>", "<style>p{}</style></head>"), GI, "inline <style>"),
