@@ -710,7 +710,13 @@ KEYS_OTHERWISE = ("Space", "Enter", "ArrowRight", "ArrowUp")
 
 
 async def keyboard(page: Page, run: Run, controls: list[str]) -> None:
-    """The keyboard finding: Tab reaches every control, and a key press changes it."""
+    """The keyboard finding: Tab reaches every control, and a key operates it.
+
+    Operated: the control or state() changed, or the page consumed the key; a native
+    control (button, input, select) counts as operated by the platform. Seen on the
+    reference's machines: a bell plunger, an interlocked fire key and a valve whose
+    setpoint is hidden until the flow follows all change nothing at once.
+    """
     count = await in_page(page, "focusStart", "keyboard: counting focusable elements")
     for _ in range(min(count + 2, 200)):
         await within(page.keyboard.press("Tab"), "keyboard: pressing Tab")
@@ -727,10 +733,10 @@ async def keyboard(page: Page, run: Run, controls: list[str]) -> None:
             after = await in_page(
                 page, "fingerprint", "keyboard: reading a control", index=where["index"]
             )
-            if after != before:
+            if after != before or await in_page(page, "consumed", "keyboard: reading the key"):
                 operated = True
                 break
-        if not operated:
+        if not operated and not where["native"]:
             inert.append(name)
     # Whatever the keys switched on, let it run so the quantities finding sees it move.
     settled = await in_page(

@@ -244,6 +244,10 @@
     focusStart() {
       window.__factoryProbeFocus = [];
       document.addEventListener("focusin", (e) => window.__factoryProbeFocus.push(e.target), true);
+      // A key the page's own handler consumed (preventDefault) was handled, even when its
+      // effect is hidden state that shows only later (a valve's setpoint before the flow).
+      window.__factoryProbeConsumed = false;
+      window.addEventListener("keydown", (e) => { window.__factoryProbeConsumed = e.defaultPrevented; });
       if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur();
       const focusable = 'a[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable="true"]';
       return [...document.querySelectorAll(focusable)].filter((el) => el.tabIndex >= 0 && !el.disabled && visible(el)).length;
@@ -254,13 +258,20 @@
         const control = el.closest && el.closest("[data-control]");
         if (!control) return;
         const name = names.find((n) => fold(n) === fold(control.getAttribute("data-control")));
-        if (name && !(name in reached)) reached[name] = { index, kind: el.tagName === "INPUT" ? el.type : el.tagName.toLowerCase() };
+        // The platform operates native controls from the keyboard (Space, Enter, arrows)
+        // whatever they then do, so only a custom widget has to show it handled a key.
+        const native = el.matches("button, input, select, textarea, summary, a[href]") && !el.disabled;
+        if (name && !(name in reached)) reached[name] = { index, native, kind: el.tagName === "INPUT" ? el.type : el.tagName.toLowerCase() };
       });
       return reached;
     },
     focusOn({ index }) {
+      window.__factoryProbeConsumed = false;
       window.__factoryProbeFocus[index].focus();
       return steps.fingerprint({ index });
+    },
+    consumed() {
+      return Boolean(window.__factoryProbeConsumed);
     },
     fingerprint({ index }) {
       const el = window.__factoryProbeFocus[index];

@@ -300,6 +300,44 @@ FINDINGS: dict[str, tuple[list[Edit], str, str]] = {
     ),
 }
 
+# The keyboard finding on controls whose effect does not show at once: (edits, ok, detail).
+FEED_PUMP = '<button type="button" class="ctl toggle" aria-pressed="false" data-control="Feed Pump">Feed Pump</button>'
+CUSTOM_PUMP = (
+    '<div class="ctl toggle" role="switch" tabindex="0" data-control="Feed Pump">Feed Pump</div>'
+)
+KEYBOARD: dict[str, tuple[list[Edit], bool, str]] = {
+    # A native button is operated by the platform, even when its click changes nothing seen.
+    "k-quiet-button": (
+        [
+            (
+                "machine.js",
+                '$(\'[data-control="Feed Pump"]\').addEventListener("click"',
+                '$(\'[data-control="Feed Pump"]\').addEventListener("click-never"',
+            )
+        ],
+        True,
+        "all 4 controls reached by Tab and operated by keys",
+    ),
+    # A custom widget that consumes its key has handled it, whatever it changed out of sight.
+    "k-custom-consumes": (
+        [
+            ("index.html", FEED_PUMP, CUSTOM_PUMP),
+            js_tail(
+                'document.querySelector(\'[data-control="Feed Pump"]\').addEventListener("keydown", '
+                'function (e) { if (e.key === " ") { e.preventDefault(); window.hiddenPump = !window.hiddenPump; } });'
+            ),
+        ],
+        True,
+        "all 4 controls reached by Tab and operated by keys",
+    ),
+    # A custom widget that ignores every key is not operable.
+    "k-custom-deaf": (
+        [("index.html", FEED_PUMP, CUSTOM_PUMP)],
+        False,
+        'no key press changes "Feed Pump"',
+    ),
+}
+
 # Hostile products: each must end in a clear problem within a bounded time.
 HOSTILE: dict[str, tuple[list[Edit], str]] = {
     "h-never-loads": (
@@ -392,6 +430,7 @@ def shelf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     products = {slug: (edits, changes) for slug, (edits, changes, _) in MUTATIONS.items()}
     products |= {slug: (edits, {}) for slug, (edits, _, _) in FINDINGS.items()}
     products |= REFERENCE_PASSES
+    products |= {slug: (edits, {}) for slug, (edits, _, _) in KEYBOARD.items()}
     products |= {slug: (edits, {}) for slug, (edits, _) in HOSTILE.items()}
     return workspace_with(tmp_path_factory.mktemp("machines"), "machines", products)
 
@@ -410,7 +449,7 @@ def test_one_browser_judges_the_whole_shelf_hostile_products_included(
     shelf_report: ProbeReport,
 ) -> None:
     assert len(shelf_report.results) == (
-        1 + len(MUTATIONS) + len(REFERENCE_PASSES) + len(FINDINGS) + len(HOSTILE)
+        1 + len(MUTATIONS) + len(REFERENCE_PASSES) + len(KEYBOARD) + len(FINDINGS) + len(HOSTILE)
     )
     assert shelf_report.launches == 1
     assert not shelf_report.ok
@@ -452,6 +491,15 @@ def test_what_the_reference_passes_breaks_no_reference_rule(
     judged: dict[str, ProductProbe], slug: str
 ) -> None:
     assert judged[slug].problems == []
+
+
+@pytest.mark.parametrize("slug", KEYBOARD)
+def test_keyboard_finding_on_controls_whose_effect_is_out_of_sight(
+    judged: dict[str, ProductProbe], slug: str
+) -> None:
+    _, ok, detail = KEYBOARD[slug]
+    finding = next(f for f in judged[slug].findings if f.name == "keyboard")
+    assert (finding.ok, detail in finding.detail) == (ok, True), finding.detail
 
 
 @pytest.mark.parametrize("slug", FINDINGS)
