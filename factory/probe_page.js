@@ -2,9 +2,9 @@
 // product's page as `(request) => result`, where request is {step, args}.
 //
 // It reads the page and calls window.machine (and adds listeners: focus and
-// keydown for the keyboard finding, resize for rule 7); it never waits, never schedules anything, and
-// never throws: every failure comes back as data so the Python half can word
-// it as one line. Each step runs to completion in a
+// keydown for the keyboard finding, resize for rule 7); it never waits, never
+// schedules anything, and never throws: every failure comes back as data so
+// the Python half can word it as one line. Each step runs to completion in a
 // single evaluate, so the page's own animation loop cannot interleave.
 (request) => {
   const fold = (text) => String(text).toLowerCase().split(/\s+/).filter(Boolean).join(" ");
