@@ -248,6 +248,18 @@ REFERENCE_PASSES: dict[str, tuple[list[Edit], dict]] = {
         ],
         {},
     ),
+    # state() is judged from reset() on (rule 5), not read at load by rule 2.
+    "p-state-before-reset": (
+        [
+            (
+                "machine.js",
+                "    state: state,\n",
+                "    state: function () { return started ? state() : {}; },\n",
+            ),
+            ("machine.js", RESET, "var started = false;\n  " + RESET + "\n    started = true;"),
+        ],
+        {},
+    ),
     # One pixel of sideways scroll is rounding, not overflow.
     "p-one-pixel-wider": (
         [css("@media (max-width: 500px) { body { min-width: 391px; } }")],
