@@ -41,6 +41,12 @@ STOP_REASONS = (
 )  # fmt: skip
 
 
+CUT_SHORT = ("time", "aborted", "error", "iterations", "calls")
+"""Stop reasons imposed on the run from outside the model's own decision (a limit,
+a SIGTERM, a provider that failed). Such a run, like one with no outcome at all,
+is continued by the next shift; one that settled, failed or misbehaved is not."""
+
+
 def now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
@@ -152,6 +158,11 @@ class Session:
     @property
     def complete(self) -> bool:
         return self.outcome is not None
+
+    @property
+    def cut_short(self) -> bool:
+        """Unfinished: the next shift of the same order resumes it."""
+        return self.outcome is None or self.outcome.get("reason") in CUT_SHORT
 
     @property
     def chain(self) -> list[str]:

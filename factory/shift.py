@@ -302,7 +302,7 @@ class Shift:
                 continue
             if earlier.meta.get("order") != order.name:
                 continue
-            if earlier.complete:
+            if not earlier.cut_short:
                 break
             newest = newest or earlier
             unfinished += 1
@@ -311,7 +311,8 @@ class Shift:
         if unfinished >= self.settings.resume_limit:
             self.note(f"{unfinished} unfinished sessions in a row: starting clean")
             return None
-        self.note(f"resuming session {newest.id}, which was cut short")
+        why = (newest.outcome or {}).get("reason") or "no outcome"
+        self.note(f"resuming session {newest.id}, which was cut short ({why})")
         return newest.id
 
     def repair_brief(self) -> str | None:

@@ -285,6 +285,16 @@ def test_a_sigterm_stops_the_model_and_still_lands_and_ships(workspace: Path) ->
     [row] = (workspace / "trajectories").glob(f"{log.stem}/{log.stem}.jsonl")
     assert json.loads(row.read_text())["outcome"]["reason"] == "aborted"
 
+    # Cut short from outside, so the next shift carries the same conversation on.
+    script = [calls(call("failure", reason="checked the resume"))]
+    again = run_shift(workspace, settings(), order="new-machine", model=Scripted(script))
+    assert again.chain == [log.stem, again.session_id]
+    assert any("cut short (aborted)" in note for note in again.notes)
+    settled_or_failed = run_shift(
+        workspace, settings(), order="new-machine", model=Scripted(script)
+    )
+    assert settled_or_failed.chain == [settled_or_failed.session_id]  # a failure is final
+
 
 def test_after_too_many_unfinished_sessions_a_shift_starts_clean(workspace: Path) -> None:
     chain: list[str] = []
