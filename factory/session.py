@@ -52,8 +52,11 @@ def now() -> str:
 
 
 def new_id() -> str:
-    """Sortable by start time, unique without coordination."""
-    return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ") + "-" + secrets.token_hex(3)
+    """Sortable by start time to the millisecond (a resume picks the newest session
+    by name, and two shifts can start in the same second), unique without
+    coordination."""
+    stamp = datetime.now(UTC)
+    return f"{stamp:%Y%m%dT%H%M%S}{stamp.microsecond // 1000:03d}Z-{secrets.token_hex(3)}"
 
 
 def sessions_dir(workspace: Path) -> Path:

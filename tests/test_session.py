@@ -1,5 +1,6 @@
 """The session log: durable appends, a torn tail tolerated, compaction replayed."""
 
+import time
 from pathlib import Path
 
 import pytest
@@ -70,3 +71,11 @@ def test_batch_flushes_each_record_and_syncs_once(tmp_path: Path, monkeypatch) -
         assert len(session.read_records(log.path)) == 3
         assert len(synced) == 1
     assert len(synced) == 2
+
+
+def test_ids_sort_in_start_order_within_one_second() -> None:
+    ids = []
+    for _ in range(20):
+        ids.append(session.new_id())
+        time.sleep(0.002)
+    assert sorted(ids) == ids and len(set(ids)) == 20
