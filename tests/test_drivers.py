@@ -157,15 +157,17 @@ def test_make_model_chooses_by_provider(tmp_path: Path, monkeypatch: pytest.Monk
         make_model(Settings(provider="replay"), tmp_path, "s")
     with pytest.raises(DriverError, match="unknown provider"):
         make_model(Settings(provider="psychic"), tmp_path, "s")
+    with pytest.raises(DriverError, match="the openai provider needs a model"):
+        make_model(Settings(provider="auto", api_key_env="SOME_KEY_VAR"), tmp_path, "s")
 
 
-def test_builtin_is_the_designer_or_says_it_is_not_built(tmp_path: Path) -> None:
-    try:
-        model = make_model(Settings(provider="builtin"), tmp_path, "s")
-    except DriverError as error:
-        assert str(error) == "the built-in designer is not built yet"
-    else:
-        assert model.driver == "builtin"
+def test_no_key_staffs_the_builtin_designer_seeded_by_the_session(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SOME_KEY_VAR", raising=False)
+    model = make_model(Settings(provider="auto", api_key_env="SOME_KEY_VAR"), tmp_path, "s1")
+    assert (model.driver, model.provider) == ("builtin", "builtin")
+    assert model.seed == "s1"
 
 
 def test_replay_reissues_a_session_and_a_row_and_fails_loudly_at_the_end(

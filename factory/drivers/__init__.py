@@ -32,6 +32,11 @@ def make_model(settings: Settings, workspace: Path, session_id: str) -> Model:
     if provider == "openai":
         from factory.drivers.openai import OpenAIModel
 
+        if not settings.model:
+            raise DriverError(
+                "the openai provider needs a model: --model, FACTORY_MODEL or model: in factory.yaml"
+            )
+
         return OpenAIModel(settings)
     if provider == "replay":
         from factory.drivers.replay import Replay
@@ -42,12 +47,8 @@ def make_model(settings: Settings, workspace: Path, session_id: str) -> Model:
             )
         return Replay.load(workspace, settings.replay)
     if provider == "builtin":
-        try:
-            from factory.designer.driver import Designer
-        except ModuleNotFoundError as error:
-            if not (error.name or "").startswith("factory.designer"):
-                raise
-            raise DriverError("the built-in designer is not built yet") from None
+        from factory.designer.driver import Designer
+
         return Designer(workspace=workspace, seed=settings.seed or session_id)
     if provider == "scripted":
         raise DriverError("the scripted driver is built by tests (factory.drivers.scripted)")
