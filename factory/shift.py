@@ -457,9 +457,14 @@ class Shift:
         path = self.result.session_path
         if path is None or not path.is_file():
             return
+        # Read once: the log does not change again until the row's line record.
+        loaded = self.safe(lambda: session.load(path), "reading the session")
+        if loaded is None:
+            return
+        self.result.chain = loaded.chain
 
         def verdict() -> Verdict:
-            return judge(session.load(path), self.workspace, line, slug, base_catalogue)
+            return judge(loaded, self.workspace, line, slug, base_catalogue)
 
         self.result.verdict = self.safe(verdict, "the transcript judge")
 
@@ -507,9 +512,6 @@ class Shift:
         if path is None or not path.is_file():
             self.note("no session log: no row")
             return
-        loaded = self.safe(lambda: session.load(path), "reading the session")
-        if loaded is not None:
-            result.chain = loaded.chain
         side = {
             line.noun: entry or {},
             "files": _files(line, self.workspace, slug),
