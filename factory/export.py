@@ -370,12 +370,10 @@ def _arguments(raw: str) -> Any:
 
 def resolve_image(chain: list[Session], image: str) -> Path:
     """`images/<sha>.png` to its blob file, newest session's blobs first."""
-    name = image.split("/", 1)[-1]
-    for current in reversed(chain):
-        candidate = current.blobs / name
-        if candidate.is_file():
-            return candidate
-    raise ExportError(f"{chain[-1].path}: image {image} is in no blob folder of its chain")
+    try:
+        return session.image_path(chain[-1].path.parent, [s.id for s in chain], image)
+    except FileNotFoundError as error:
+        raise ExportError(str(error)) from None
 
 
 def write_row(row: dict[str, Any], folder: Path, chain: list[Session]) -> Path:

@@ -519,13 +519,8 @@ class _Run:
 
     def image(self, ref: str) -> bytes:
         """`images/<sha>.png` from this session's blobs or any earlier one of the chain."""
-        name = ref.split("/", 1)[-1]
         folder = session.sessions_dir(self.workspace)
-        for session_id in reversed(self.chain or [self.session_id]):
-            candidate = folder / f"{session_id}.blobs" / name
-            if candidate.is_file():
-                return candidate.read_bytes()
-        raise FileNotFoundError(f"image {ref} is in no blob folder of the chain")
+        return session.image_path(folder, self.chain or [self.session_id], ref).read_bytes()
 
     def normalise(self, reply: Reply) -> Reply:
         """A copy with unique ids on every call, taken from `<tool_call>` blocks when the

@@ -155,10 +155,6 @@ class Session:
     records: list[dict[str, Any]] = field(repr=False, default_factory=list)
 
     @property
-    def blobs(self) -> Path:
-        return self.path.with_name(f"{self.id}.blobs")
-
-    @property
     def complete(self) -> bool:
         return self.outcome is not None
 
@@ -171,14 +167,15 @@ class Session:
     def chain(self) -> list[str]:
         return list(self.meta.get("chain") or [self.id])
 
-    def image_path(self, image: str) -> Path:
-        """`images/<sha>.png` to the blob file, looking back along the chain."""
-        name = image.split("/", 1)[-1]
-        for session_id in reversed(self.chain):
-            candidate = self.path.with_name(f"{session_id}.blobs") / name
-            if candidate.exists():
-                return candidate
-        raise FileNotFoundError(f"{self.path}: image {image} is in no blob folder of its chain")
+
+def image_path(folder: Path, chain: list[str], image: str) -> Path:
+    """`images/<sha>.png` to its blob file in `folder`, newest session of the chain first."""
+    name = image.split("/", 1)[-1]
+    for session_id in reversed(chain):
+        candidate = folder / f"{session_id}.blobs" / name
+        if candidate.is_file():
+            return candidate
+    raise FileNotFoundError(f"{folder}: image {image} is in no blob folder of {chain[-1]}'s chain")
 
 
 def load(path: Path) -> Session:

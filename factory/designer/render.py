@@ -281,9 +281,6 @@ def mimic_lamps(design: Design) -> str:
     return "".join(out)
 
 
-READOUT_LABELS = {"u": "OUT", "v": "STRESS", "w": "RESERVE"}
-
-
 def readouts(design: Design) -> str:
     style = design.era_style.readout
     items = []

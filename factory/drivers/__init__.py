@@ -52,4 +52,4 @@ def make_model(settings: Settings, workspace: Path, session_id: str) -> Model:
         return Designer(workspace=workspace, seed=settings.seed or session_id)
     if provider == "scripted":
         raise DriverError("the scripted driver is built by tests (factory.drivers.scripted)")
-    raise DriverError(f"unknown provider {provider!r} (known: openai, replay, builtin, auto)")
+    raise DriverError(f"unknown provider {provider!r} (known: {', '.join(PROVIDERS)})")
