@@ -75,6 +75,8 @@ RESIZE_POLLS = 30
 """Checks, 10 ms apart, for the page's resize event before its clock is run anyway."""
 OVERFLOW_SLACK = 1
 """Pixels of sideways scroll forgiven for rounding, as in the reference."""
+GONE_POLLS, GONE_POLL_SECONDS = 20, 0.05
+"""How long a failed browser step waits for the page's own navigation or crash to be reported."""
 MIN_QUANTITIES = 3
 MAX_LISTED = 3
 """Console errors and requests listed per product before `and N more`."""
@@ -153,6 +155,7 @@ class Watch:
     windows: int = 0
     navigated: list[str] = field(default_factory=list)
     crashed: bool = False
+    where: str = "the page"
 
     async def attach(self, page: Page, *, main: bool = True) -> None:
         page.on("pageerror", lambda e: self.exceptions.append(one_line(f"{e.name}: {e.message}")))
@@ -178,9 +181,9 @@ class Watch:
         self.external.append(socket.url)
         await socket.close()
 
-    def restart(self, entry_url: str) -> None:
+    def restart(self, entry_url: str, where: str) -> None:
         """Watch the same page afresh for a new document (the manual after the panel)."""
-        self.entry_url = entry_url
+        self.entry_url, self.where = entry_url, where
         for seen in (self.exceptions, self.console, self.failed, self.external, self.dialogs):
             seen.clear()
         self.windows = 0
@@ -223,12 +226,29 @@ class Watch:
 
     def halt(self, where: str) -> None:
         """Stop the product's probe if the page left or died: later rules would only echo it."""
+        if gone := self.gone(where):
+            raise Stop(gone)
+
+    def gone(self, where: str | None = None) -> str | None:
+        """Why the page is no longer the product's, if it left or died."""
+        where = where or self.where
         if self.navigated:
-            raise Stop(
-                f"{where} navigated away to {self.navigated[0]} (a product page must stay put)"
-            )
+            return f"{where} navigated away to {self.navigated[0]} (a product page must stay put)"
         if self.crashed:
-            raise Stop(f"{where} crashed the browser tab")
+            return f"{where} crashed the browser tab"
+        return None
+
+    async def cause(self, error: PlaywrightError) -> str:
+        """The product's own doing behind a browser error, if any, else the error itself.
+
+        A page that navigates mid-step fails the step (a screenshot of a document being
+        replaced) a moment before the navigation is reported: give the report that moment.
+        """
+        for _ in range(GONE_POLLS):
+            if gone := self.gone():
+                return gone
+            await asyncio.sleep(GONE_POLL_SECONDS)
+        return f"the browser failed while probing: {one_line(error.message)}"
 
     def problems(self, rule: str, where: str, parity: bool = False) -> list[str]:
         """What the page did wrong; under `parity`, only what the reference's probe sees.
@@ -541,7 +561,7 @@ async def probe_machine(slot: Slot, run: Run) -> None:
     controls, faults = names(entry.get("controls")), names(entry.get("faults"))
     index = run.target.folder / "index.html"
     context, page, watch = slot.context, slot.page, slot.watch
-    watch.restart(index.as_uri())
+    watch.restart(index.as_uri(), "the panel")
     details["loaded"] = False
     await load(page, index, "the panel")
     details["loaded"] = True
@@ -592,7 +612,7 @@ async def probe_machine(slot: Slot, run: Run) -> None:
 
     # The same tab, sent to the manual: cheaper than a second page, and the panel's loop stops.
     alone = run.target.folder / "manual.html"
-    watch.restart(alone.as_uri())
+    watch.restart(alone.as_uri(), "rule 8: the manual")
     try:
         await load(page, alone, "rule 8: the manual")
         await advance(context, WARMUP_SECONDS, "rule 8: manual.html's own scripts", watch)
@@ -814,7 +834,7 @@ async def probe_page(slot: Slot, run: Run) -> None:
     """
     index = run.target.folder / "index.html"
     context, page, watch = slot.context, slot.page, slot.watch
-    watch.restart(index.as_uri())
+    watch.restart(index.as_uri(), "the game")
     # The twin is loaded at the same simulated moment, or the two would not be in step.
     still = None if run.shots_only else await slot.twin_page()
     run.result.details["loaded"] = False
@@ -888,9 +908,10 @@ async def probe_one(chromium: Chromium, slot: Slot | None, run: Run) -> Slot | N
     except TimeoutError:
         result.problems.append(f"the probe did not finish within {PRODUCT_SECONDS:g} s")
     except Stop as stop:
-        result.problems.append(str(stop))
+        # A step that timed out because the page was leaving is the leaving's fault.
+        result.problems.append(slot.watch.gone() or str(stop))
     except PlaywrightError as error:
-        result.problems.append(f"the browser failed while probing: {one_line(error.message)}")
+        result.problems.append(await slot.watch.cause(error))
     except Exception as error:  # a product must not take the whole call down with a traceback
         result.problems.append(
             f"the probe failed on this product: {type(error).__name__}: {one_line(str(error))}"

@@ -7,12 +7,14 @@ by one `probe --all` call, so the module launches only a few browsers.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import shutil
 from pathlib import Path
 
 import pytest
+from playwright.async_api import Error as PlaywrightError
 from typer.testing import CliRunner
 
 from factory import cli
@@ -534,6 +536,29 @@ def test_hostile_products_end_in_a_clear_problem_quickly(
     assert not result.ok
     assert any(p.startswith(HOSTILE[slug][1]) for p in result.problems), result.problems
     assert result.seconds < 25
+
+
+def test_a_browser_error_from_a_page_leaving_is_reported_as_the_leaving() -> None:
+    # A screenshot taken while the product navigates fails a moment before the navigation
+    # event arrives; the problem must name the product's doing, not the browser.
+    async def leave_soon(watch: probe_module.Watch) -> str:
+        async def navigate() -> None:
+            await asyncio.sleep(0.2)
+            watch.navigated.append("file:///shelf/m/manual.html")
+
+        leaving = asyncio.create_task(navigate())
+        said = await watch.cause(PlaywrightError("Unable to capture screenshot"))
+        await leaving
+        return said
+
+    watch = probe_module.Watch("file:///shelf/m/index.html")
+    watch.restart("file:///shelf/m/index.html", "the panel")
+    assert asyncio.run(leave_soon(watch)) == (
+        "the panel navigated away to file:///shelf/m/manual.html (a product page must stay put)"
+    )
+    staying = probe_module.Watch("file:///shelf/m/index.html")
+    said = asyncio.run(staying.cause(PlaywrightError("Target closed")))
+    assert said == "the browser failed while probing: Target closed"
 
 
 def test_parity_runs_the_reference_rules_only(shelf: Path) -> None:
