@@ -63,6 +63,20 @@ MUTATIONS: dict[str, tuple[list[Edit], dict, list[str]]] = {
             "rule 1: the panel made an external request (blocked; only file:, data:, blob: are allowed): https://example.invalid/lamp.png"
         ],
     ),
+    "r1-worker-external": (
+        # A request from a web worker leaves the machine all the same.
+        [
+            js_tail(
+                "new Worker(URL.createObjectURL(new Blob("
+                "['fetch(\"https://example.invalid/from-worker\").catch(function () {});'], "
+                '{ type: "text/javascript" })));'
+            )
+        ],
+        {},
+        [
+            "rule 1: the panel made an external request (blocked; only file:, data:, blob: are allowed): https://example.invalid/from-worker"
+        ],
+    ),
     "r1-websocket": (
         [js_tail('new WebSocket("wss://example.invalid/feed");')],
         {},
