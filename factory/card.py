@@ -73,7 +73,7 @@ def _side_words(line: Line) -> str:
 
 
 def _filter_words(line: Line) -> str:
-    probe = f' and {line.side}.probe == "success"' if line.shots else ""
+    probe = f' and {line.side}.probe == "success"' if line.probe_finishes else ""
     return (
         f'Finished {line.name}: complete and {line.side}.outcome == "settled" and '
         f'{line.side}.catalogue_check == "success"{probe}.'

@@ -52,11 +52,11 @@ def side_of(row: Row) -> tuple[Line | None, dict[str, Any]]:
 
 
 def finished(row: Row) -> bool:
-    """complete, the shift settled, the check passed, and the probe too where the line has one."""
+    """complete, the shift settled, the check passed, and the probe too where the card asks."""
     line, side = side_of(row)
     if line is None or not row.get("complete"):
         return False
-    probed = side.get("probe") == "success" or not line.shots
+    probed = side.get("probe") == "success" or not line.probe_finishes
     return side.get("outcome") == "settled" and side.get("catalogue_check") == "success" and probed
 
 

@@ -35,8 +35,9 @@ def ids(selected: list[dict]) -> list[str]:
 def test_finished_needs_complete_settled_check_and_probe(folder: Path) -> None:
     loaded = rows.load_rows(folder)
     assert ids(loaded) == ["compacted", "done", "game", "s1", "s2"]
-    # s1 is cut short, s2's probe failed, the game's probe never ran though its line has one
-    assert ids(rows.select(loaded, only_finished=True)) == ["compacted", "done"]
+    # s1 is cut short, s2's probe failed; the game's probe never ran, and the arcade
+    # card's filter asks only for the check (SPEC: "machines: probe success too").
+    assert ids(rows.select(loaded, only_finished=True)) == ["compacted", "done", "game"]
 
 
 def test_tips_drop_rows_a_later_chain_contains(folder: Path) -> None:
@@ -85,7 +86,7 @@ def test_the_rows_command_prints_jsonl_and_a_table(folder: Path) -> None:
     result = runner.invoke(app, ["rows", str(folder), "--finished", "--json"])
     assert result.exit_code == 0, result.output
     printed = [json.loads(line) for line in result.output.splitlines()]
-    assert sorted(p["id"] for p in printed) == ["compacted", "done"]
+    assert sorted(p["id"] for p in printed) == ["compacted", "done", "game"]
     assert all(p["finished"] for p in printed)
     result = runner.invoke(app, ["rows", str(folder), "--tips", "--critique"])
     assert (

@@ -40,6 +40,9 @@ class Line:
     """What the order asks for, in bytes."""
     shots: tuple[str, ...]
     """Screenshot suffixes the probe writes: `<slug>-<shot>.png`."""
+    probe_finishes: bool = True
+    """Whether the cards' "finished" filter asks for the probe too (the arcade card
+    does not: the reference has no browser gate for games)."""
     look_first: int = 0
     """How many of the newest products the order says to screenshot and view
     before building anything (the transcript judge checks it)."""
