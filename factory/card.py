@@ -116,7 +116,7 @@ field\tmeaning
 `task`\tthe order as the model received it
 `model`, `provider`, `driver`\twhat ran it
 `started`, `ended`\twall clock, UTC
-`outcome`\thow the run ended: `reason` (`settled`, `failed`, `error`, ...), `iterations`, `calls`, `tokens`, `cost` - absent when the run was cut short (null when loaded with `datasets`)
+`outcome`\thow the run ended: `reason` (`success` when it ended through the success tool, `failed` through the failure tool, `error`, or the limit that stopped it: `iterations`, `calls`, `time`, ...), `iterations`, `calls`, `tokens`, `cost` - absent when the run was cut short (null when loaded with `datasets`)
 `complete`\twhether an outcome was recorded
 `messages`\tthe conversation as it stood at the end - see below
 `snapshots`\tearlier states of the conversation that compaction or a resume superseded, oldest first

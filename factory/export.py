@@ -38,6 +38,9 @@ UNCOUNTED_EVENTS = ("usage",)
 """Token accounting, not a happening: the outcome carries the totals."""
 
 GATE_VALUES = {True: "success", False: "failure", None: ""}
+CARD_REASONS = {"settled": "success"}
+"""The cards name a run that ended through the `success` tool `success`; the harness's
+stop reason for it is `settled` (SPEC). Every other stop reason reads the same in both."""
 
 
 class Message(BaseModel):
@@ -204,7 +207,7 @@ def build_row(newest: Session, *, snapshots: bool = True) -> dict[str, Any]:
     }
     # The cards: `outcome` is absent (not null) when the run was cut short.
     if newest.outcome is not None:
-        row["outcome"] = newest.outcome
+        row["outcome"] = card_outcome(newest.outcome)
     row["complete"] = newest.complete
     row["messages"] = newest.messages
     row["snapshots"] = superseded(chain) if snapshots else []
@@ -215,6 +218,12 @@ def build_row(newest: Session, *, snapshots: bool = True) -> dict[str, Any]:
         row[line.side] = line_side(newest, line)
     row["tools"] = meta.get("tools") or []
     return row
+
+
+def card_outcome(outcome: dict[str, Any]) -> dict[str, Any]:
+    """The run's outcome with its reason in the cards' words."""
+    reason = outcome.get("reason")
+    return {**outcome, "reason": CARD_REASONS.get(reason, reason)} if reason else outcome
 
 
 def _images(states: list[list[dict[str, Any]]], final: list[dict[str, Any]]) -> list[str]:

@@ -126,7 +126,7 @@ def test_a_recorded_session_exports_a_row_the_cards_accept(tmp_path: Path) -> No
         "complete", "messages", "snapshots", "images", "events", "machinery", "tools",
     ]  # fmt: skip
     assert row["id"] == "s1" and row["chain"] == ["s1"] and row["complete"] is True
-    assert row["outcome"]["reason"] == "settled" and row["outcome"]["tokens"]["output"] == 20
+    assert row["outcome"]["reason"] == "success" and row["outcome"]["tokens"]["output"] == 20
     assert row["messages"][0] == {
         "role": "system",
         "type": "checkpoint",
@@ -298,7 +298,7 @@ def test_datasets_loads_mixed_rows_through_the_card_and_not_without_it(tmp_path:
     loaded = datasets.load_dataset(str(out), split="train", cache_dir=str(tmp_path / "cache"))
     by_id = {r["id"]: r for r in loaded}
     assert set(by_id) == {"finished", "cut", "compacted", "game"}
-    assert by_id["cut"]["outcome"] is None and by_id["finished"]["outcome"]["reason"] == "settled"
+    assert by_id["cut"]["outcome"] is None and by_id["finished"]["outcome"]["reason"] == "success"
     assert len(by_id["compacted"]["snapshots"]) == 1 and by_id["finished"]["snapshots"] == []
     assert by_id["game"]["arcade"]["outcome"] == "settled" and by_id["game"]["machinery"] is None
     assert by_id["finished"]["messages"][2]["type"] == "activity"
@@ -369,5 +369,5 @@ def test_a_run_of_the_real_loop_with_a_scripted_model_exports_a_valid_row(tmp_pa
     assert len(row["images"]) == 1
     data = (path.parent / row["images"][0]).read_bytes()
     assert row["images"] == [f"images/{hashlib.sha256(data).hexdigest()}.png"]
-    assert row["outcome"]["reason"] == "settled" and row["events"]["calls"] == 2
+    assert row["outcome"]["reason"] == "success" and row["events"]["calls"] == 2
     assert [m["type"] for m in row["messages"]][-2:] == ["bot", "activity"]
