@@ -328,7 +328,9 @@ def export(
     workspace: Path = WorkspaceOption,
     out: Path | None = RowsOutOption,
     snapshots: bool = typer.Option(True, "--snapshots/--no-snapshots", help="Keep earlier states."),
-    fmt: str = typer.Option("row", "--format", help="row (the cards) or sft (zenyx)."),
+    fmt: str = typer.Option(
+        "row", "--format", help="row (the cards) or sft (zenyx; default out sft/data)."
+    ),
     rejects: bool = typer.Option(False, "--rejects", help="Rejected rows go to rejects/."),
 ) -> None:
     """Export a session chain as a dataset row (JSONL + images)."""
@@ -339,7 +341,8 @@ def export(
         raise fail("name a session (an id, a prefix or `last`) or pass --all, not both")
     try:
         settings = config.load_settings(workspace)
-        target = out if out is not None else workspace / settings.trajectories
+        rows_folder = settings.trajectories if fmt == "row" else rows_export.SFT_OUT
+        target = out if out is not None else workspace / rows_folder
         options = dict(snapshots=snapshots, fmt=fmt, rejects=rejects)
         options["secrets"] = config.secret_values(settings)
         if all_tips:

@@ -25,6 +25,9 @@ from factory.secretscan import SecretFound, scan
 from factory.session import Session
 
 FORMATS = ("row", "sft")
+SFT_OUT = Path("sft") / "data"
+"""Where `--format sft` writes by default, beside its `rejects/` as the zenyx card lays
+out `data/` and `rejects/`: never in the rows folder, where it would replace a row."""
 
 EVENT_COUNTS = {
     "iteration": "iterations",
@@ -312,10 +315,12 @@ def _judge_rejects(judge: dict[str, Any]) -> bool:
 
 
 def sft_row(newest: Session) -> dict[str, Any]:
-    """The zenyx SFT shape: system (tool schemas), user, assistant with `<tool_call>`, tool."""
+    """The zenyx SFT shape: system (the model's instructions and the tool schemas), user,
+    assistant (prose, or only a `<tool_call>` block), tool."""
     row = build_row(newest, snapshots=False)
     tools = row["tools"]
-    system = "You can call these tools. Call them as <tool_call>[...]</tool_call>.\n\n"
+    system = str(newest.meta.get("system") or row["task"]).strip()
+    system += "\n\n# Tools\n\nCall them as <tool_call>[...]</tool_call>.\n\n"
     system += json.dumps(tools, ensure_ascii=False)
     messages: list[dict[str, str]] = []
     for message in row["messages"]:
@@ -333,6 +338,7 @@ def sft_row(newest: Session) -> dict[str, Any]:
         "id": row["id"],
         "chain": row["chain"],
         "order": newest.meta.get("order", ""),
+        "task": row["task"],
         "line": line.name if line else "",
         "slug": entry.get("slug", "") if isinstance(entry, dict) else "",
         "reason": row.get("outcome", {}).get("reason", ""),
@@ -358,12 +364,12 @@ def _sft_turn(message: dict[str, Any]) -> dict[str, str]:
         content = "\n".join(parts)
     content = content or ""
     if role == "assistant" and message.get("tool_calls"):
+        # The card: a tool-calling turn is only the block (any prose stays in the row).
         calls = [
             {"name": c["function"]["name"], "arguments": _arguments(c["function"]["arguments"])}
             for c in message["tool_calls"]
         ]
-        block = f"<tool_call>{json.dumps(calls, ensure_ascii=False)}</tool_call>"
-        content = f"{content}\n{block}" if content else block
+        content = f"<tool_call>{json.dumps(calls, ensure_ascii=False)}</tool_call>"
     return {"role": role, "content": content}
 
 
@@ -396,8 +402,29 @@ def write_row(row: dict[str, Any], folder: Path, chain: list[Session]) -> Path:
             shutil.copyfile(resolve_image(chain, image), tmp)
             os.replace(tmp, target)
     path = folder / f"{chain[-1].id}.jsonl"
+    _refuse_other_shape(path, row)
     atomic_write(path, row_bytes(row))
     return path
+
+
+def shape_of(row: dict[str, Any]) -> str:
+    """`row` (the cards) or `sft` (zenyx): what a JSONL line holds."""
+    return "row" if "id" in row else "sft"
+
+
+def _refuse_other_shape(path: Path, row: dict[str, Any]) -> None:
+    """A row of the other format at the same path would be lost, and the folder would
+    no longer load as one dataset: refuse in one line."""
+    try:
+        with path.open(encoding="utf-8") as existing:
+            there = json.loads(existing.readline())
+    except (OSError, ValueError):
+        return
+    if isinstance(there, dict) and shape_of(there) != shape_of(row):
+        raise ExportError(
+            f"{path}: holds a {shape_of(there)} row; write {shape_of(row)} rows to another "
+            "folder (--out)"
+        )
 
 
 def export_session(

@@ -51,8 +51,8 @@ def open_repo(workspace: Path) -> git.Repo:
 
 
 def exclude_state(repo: git.Repo, rows: str = "trajectories") -> None:
-    """Keeps `.factory/` (sessions, scratch, lock) and the exported rows out of every
-    commit, even without a .gitignore: rows ship to the Hub or stay in the local
+    """Keeps `.factory/` (sessions, scratch, lock) and the exported rows (rejected ones
+    and the sft shape too) out of every commit, even without a .gitignore: rows ship to the Hub or stay in the local
     outbox folder; in git their screenshots would bloat every clone. The whole
     rows folder is excluded, so the dataset card the export writes there is no
     change of the model's either; a card the repository already tracks stays
@@ -62,7 +62,7 @@ def exclude_state(repo: git.Repo, rows: str = "trajectories") -> None:
         common = Path(repo.working_dir) / common
     exclude = common / "info" / "exclude"
     text = exclude.read_text(encoding="utf-8") if exclude.is_file() else ""
-    wanted = [".factory/", "/" + rows.strip("/") + "/"]
+    wanted = [".factory/", "/" + rows.strip("/") + "/", "/rejects/", "/sft/"]
     missing = [pattern for pattern in wanted if pattern not in text.split()]
     if missing:
         exclude.parent.mkdir(parents=True, exist_ok=True)

@@ -204,9 +204,12 @@ class Hub:
 def _read_row(folder: Path, row_id: str) -> dict[str, Any]:
     path = folder / row_id / f"{row_id}.jsonl"
     try:
-        return json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+        row = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
     except (OSError, IndexError, json.JSONDecodeError) as error:
         raise ShipError(f"{path}: not a row ({error})") from None
+    if not isinstance(row, dict) or row.get("id") != row_id:
+        raise ShipError(f"{path}: not a row of session {row_id} (an sft export?)")
+    return row
 
 
 def ship(

@@ -276,15 +276,54 @@ def test_sft_rows_follow_the_zenyx_shape(tmp_path: Path) -> None:
     roles = [m["role"] for m in row["messages"]]
     assert roles == ["system", "user", "assistant", "tool", "user", "assistant"]
     assert all(set(m) == {"role", "content"} for m in row["messages"])
-    assert json.loads(row["tools"]) == TOOLS and '"view"' in row["messages"][0]["content"]
+    system = row["messages"][0]["content"]
+    assert system.startswith("You build.") and json.dumps(TOOLS) in system
     call = row["messages"][2]["content"]
     assert call.startswith("<tool_call>") and call.endswith("</tool_call>")
     assert json.loads(call[len("<tool_call>") : -len("</tool_call>")]) == [
         {"name": "view", "arguments": {"path": "shots/brine-pump-0-desktop.png"}}
     ]
     assert row["domain"] == "factory_machines" and row["provider"] == "scripted:scripted-1"
-    assert json.loads(row["task_info"])["slug"] == "brine-pump"
+    info = json.loads(row["task_info"])
+    assert info["slug"] == "brine-pump" and info["task"] == "Build one new product (s1)"
     assert not (tmp_path / "out" / "s1" / "images").exists()
+
+
+def test_sft_of_a_real_loop_run_carries_the_order_and_bare_tool_calls(tmp_path: Path) -> None:
+    """The harness's first user turn only says "begin": the order must reach the SFT row
+    through its system turn, and a tool-calling turn is only the block (the zenyx card)."""
+    from factory import loop
+    from factory.drivers.scripted import Scripted, call, calls
+    from factory.order import Order
+
+    model = Scripted(
+        [
+            calls(call("list", path="."), content="First I look around."),
+            calls(call("success", summary="done")),
+        ]
+    )
+    order = Order(objective="Build one tide-mill governor.", acceptance=["it works"])
+    assert loop.run(model, order, tmp_path).reason == "settled"
+    row = load_row(export.export_row(tmp_path, "last", tmp_path / "out", fmt="sft"))
+    system, first = row["messages"][0]["content"], row["messages"][1]
+    assert "Build one tide-mill governor." in system and '"name": "list"' in system
+    assert first["role"] == "user"
+    turns = [m["content"] for m in row["messages"] if m["role"] == "assistant"]
+    assert turns[0] == '<tool_call>[{"name": "list", "arguments": {"path": "."}}]</tool_call>'
+
+
+def test_sft_and_rows_never_share_a_file(tmp_path: Path) -> None:
+    record(tmp_path, "s1")
+    rows_path = export.export_row(tmp_path, "s1", tmp_path / "trajectories")
+    kept = rows_path.read_bytes()
+    with pytest.raises(export.ExportError, match=r"s1\.jsonl: holds a row row; write sft rows"):
+        export.export_row(tmp_path, "s1", tmp_path / "trajectories", fmt="sft")
+    assert rows_path.read_bytes() == kept
+    # The command's default for sft is a folder of its own, beside its rejects.
+    result = runner.invoke(app, ["export", "s1", "--format", "sft", "--workspace", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "sft" / "data" / "s1" / "s1.jsonl").is_file()
+    assert rows_path.read_bytes() == kept
 
 
 def test_datasets_loads_mixed_rows_through_the_card_and_not_without_it(tmp_path: Path) -> None:

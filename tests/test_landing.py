@@ -74,6 +74,8 @@ def test_a_shift_lands_as_one_commit_by_factory(repo: git.Repo) -> None:
     write(root, ".factory/sessions/s1.jsonl", "{}\n")  # state: never committed
     write(root, "trajectories/s0/s0.jsonl", "{}\n")  # a row: shipped, never committed
     write(root, "trajectories/README.md", "the card\n")  # untracked card: the export's, not ours
+    write(root, "rejects/s0/s0.jsonl", "{}\n")  # a rejected row (export --rejects)
+    write(root, "sft/data/s0/s0.jsonl", "{}\n")  # an sft export
     result = land(repo, start, "shift: A - b\n\nbody line")
     assert result.committed and not result.conflict
     assert repo.active_branch.name == "main"
@@ -85,7 +87,7 @@ def test_a_shift_lands_as_one_commit_by_factory(repo: git.Repo) -> None:
     assert (head.committer.name, head.committer.email) == ("factory", "factory@localhost")
     assert head.tree["shelf/machines/a/index.html"].data_stream.read() == b"<p>two</p>"
     assert ".factory" not in [t.name for t in head.tree.trees]
-    assert "trajectories" not in [t.name for t in head.tree.trees]
+    assert not {"trajectories", "rejects", "sft"} & {t.name for t in head.tree.trees}
     assert "shift/s1" not in branches(repo)
 
 

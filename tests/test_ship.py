@@ -135,6 +135,20 @@ def test_a_row_edited_after_export_is_scanned_again_before_it_leaves(
     assert REPO not in hub.repos or not hub.repos[REPO].commits
 
 
+def test_a_pending_file_that_is_not_its_row_is_one_line_and_nothing_leaves(
+    tmp_path: Path, hub: FakeHub
+) -> None:
+    # e.g. an sft line put where the row was: ship names the file, it does not crash.
+    record(tmp_path, "s1")
+    run(tmp_path, hub, "s1", token=False)
+    path = tmp_path / "trajectories/s1/s1.jsonl"
+    path.write_text(json.dumps({"messages": [], "task_info": "{}"}) + "\n")
+    with pytest.raises(shipping.ShipError, match=r"s1\.jsonl: not a row of session s1"):
+        run(tmp_path, hub, shipping.PENDING)
+    assert REPO not in hub.repos or not hub.repos[REPO].commits
+    assert shipping.read_outbox(tmp_path)[TARGET] == {"s1": "pending"}
+
+
 def test_without_a_token_it_ships_locally_then_pending_publishes(
     tmp_path: Path, hub: FakeHub
 ) -> None:
