@@ -32,10 +32,32 @@ PATTERNS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tuple(
             r"(?<![\w-])(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})",
         ),
         ("slack token", ("xox",), r"(?<![\w-])xox[abprs]-[A-Za-z0-9-]{10,}"),
+        ("gitlab token", ("glpat-",), r"(?<![\w-])glpat-[A-Za-z0-9_-]{20,}"),
+        ("npm token", ("npm_",), r"(?<![\w-])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"),
+        ("google api key", ("AIza",), r"(?<![\w-])AIza[0-9A-Za-z_-]{35}(?![\w-])"),
+        (
+            "stripe key",
+            ("_live_", "_test_"),
+            r"(?<![\w-])(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}",
+        ),
+        (
+            "json web token",
+            ("eyJ",),
+            r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
+        ),
+        (
+            "password in a url",
+            ("://",),
+            r"\b[a-z][a-z0-9+.-]*://[^\s/:@'\"<>]+:[^\s/@'\"<>]{3,}@[\w.-]+",
+        ),
         ("private key", ("PRIVATE KEY-----",), r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----"),
         ("bearer token", ("Bearer",), r"\bBearer\s+[A-Za-z0-9._~+/-]{20,}=*"),
     )
 )
+
+PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z_.-]{0,39}")
+"""A dict key a finding's path may show: letters, `.`, `_`, `-`, as field and file names
+are. Any other key (one that could be a credential) shows as `{key N}`."""
 
 
 @dataclass(frozen=True)
@@ -64,8 +86,12 @@ def strings(obj: Any, where: str = "") -> Iterator[tuple[str, str]]:
     if isinstance(obj, str):
         yield where or "text", obj
     elif isinstance(obj, dict):
-        for key, value in obj.items():
-            yield from strings(value, f"{where}.{key}" if where else str(key))
+        for index, (key, value) in enumerate(obj.items()):
+            # A key is model-made text too (a product's JSON): scanned, and named in a
+            # path only when it looks like a field name, never like a credential.
+            name = str(key) if PLAIN_KEY.fullmatch(str(key)) else f"{{key {index}}}"
+            yield f"{where}.{name}" if where else name, str(key)
+            yield from strings(value, f"{where}.{name}" if where else name)
     elif isinstance(obj, list | tuple):
         for index, value in enumerate(obj):
             yield from strings(value, f"{where}[{index}]")
