@@ -126,7 +126,8 @@ field\tmeaning
 `tools`\tthe tool schemas the model had
 
 `outcome`, `messages`, `snapshots`, `events`, `tools` and each line's side are
-declared `json` in the features above, so rows of every shape load together.
+declared `json` in the features above, so rows of every shape load together
+(the `Json` feature type needs `datasets` 4.7 or later).
 
 ## Messages
 
