@@ -19,6 +19,12 @@ _QT = r"""["'`]"""
 
 EXTERNAL = (
     ("attribute", rf"""(?:src|href|action|poster|data)\s*=\s*{_Q}\s*{_URL}"""),
+    # Unquoted, as HTML allows (`href=https://x/a.css`). A script's `data = // note` is a
+    # comment, not a URL: the attribute must stand alone and a host must follow the `//`.
+    (
+        "unquoted attribute",
+        rf"""(?<![\w.$])(?:src|href|action|poster|data)\s*=\s*{_URL}(?=[^\s/"'`<>])""",
+    ),
     ("css url()", rf"""url\(\s*{_Q}?\s*{_URL}"""),
     ("@import", rf"""@import\s+{_Q}?\s*{_URL}"""),
     ("fetch()", rf"""\bfetch\(\s*{_QT}{_URL}"""),
@@ -44,15 +50,16 @@ _HAS_SRC = re.compile(r"\bsrc\s*=", re.I)
 def external_request(text: str) -> str | None:
     """The first external request in a file (the one ending first), as written, or None.
 
-    Every pattern ends in `//`, so instead of trying the patterns at every
-    position of a 100 KB file, try them only just before each `//`. No pattern
-    needs more than three non-blank lines before the line holding its `//`
-    (`src` / `=` / quote / `//` each on its own line), so that window finds
-    every match the whole-file search would.
+    Every pattern ends in `//` (one peeks at the character after it), so
+    instead of trying the patterns at every position of a 100 KB file, try
+    them only just before each `//`. No pattern needs more than three
+    non-blank lines before the line holding its `//` (`src` / `=` / quote /
+    `//` each on its own line), so that window finds every match the
+    whole-file search would.
     """
     at = text.find("//")
     while at >= 0:
-        found = _EXTERNAL.search(text, _window_start(text, at), at + 2)
+        found = _EXTERNAL.search(text, _window_start(text, at), at + 3)
         if found:
             return found.group(0).strip()
         at = text.find("//", at + 1)

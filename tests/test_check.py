@@ -253,6 +253,11 @@ MUTATIONS = {
         MI,
         "external request 'src=\"//'",
     ),
+    "external unquoted attribute": (
+        edit(MI, "</head>", "<link rel=stylesheet href=https://x.test/a.css></head>"),
+        MI,
+        "external request 'href=https://'",
+    ),
     "external css url": (
         append(MC, 'a { background: url("https://x.test/a.png"); }\n'),
         MC,

@@ -25,6 +25,18 @@ EXTERNAL_CASES = {
     "new XMLHttpRequest ( '//x.test' )": True,
     'new Image("https://x.test/a.png")': True,
     "src\n\n=\n  \n'\n//x.test": True,
+    # Unquoted attribute values, as HTML allows them.
+    "<link rel=stylesheet href=https://x.test/a.css>": True,
+    "<img src=//x.test/a.png alt=''>": True,
+    "<form action = http://x.test/send>": True,
+    "<object\ndata=\n//x.test/o>": True,
+    "<video poster=https://x.test/p.jpg>": True,
+    "<a href=../../>": False,
+    "var data = // the readings\n  [];": False,  # a comment after `=` is no URL
+    "img.src = //x.test/a.png": False,  # not JavaScript; a property, not an attribute
+    # A style attribute's url(), quoted or not.
+    '<div style="background: url(https://x.test/a.png)">': True,
+    "<div style=background:url(//x.test/a.png)>": True,
     "new\nWorker\n(\n'//x.test'": True,
     '<a href="../../">': False,
     '<img src="data:image/png;base64,AAAA">': False,
