@@ -12,8 +12,7 @@ works opened from disk; only the products' directory back-links need a server
 `factory site serve` are.
 
 The page is built from the line descriptions alone: an entry's headline facts
-are its first three short text fields (kind, domain, era; genre, mechanic,
-theme), its pages are the line's `.html` files, its swatches the `palette`
+are the line's `facts` (kind, domain, era; genre, mechanic, theme), its pages are the line's `.html` files, its swatches the `palette`
 field when it has one. A third line appears on the page without edits here.
 
 This room must never build a catalogue that `factory check` refuses, never
@@ -48,7 +47,7 @@ IDENTITY = ("slug", "name", "tagline", "created")
 FACETS = ("domain", "era")
 """Filterable fields besides the line. An entry without one drops out when it is set."""
 SHORT = 40
-"""A text field this long or shorter may be a headline fact."""
+"""A text field this long or shorter may be a headline fact of a line naming none."""
 HEX = re.compile(r"#[0-9a-fA-F]{6}")
 
 
@@ -129,7 +128,10 @@ def _item(line: Line, number: int, raw: dict[str, Any]) -> Item:
     palette = rest.pop("palette", None)
     if not (isinstance(palette, list) and all(HEX.fullmatch(str(c)) for c in palette)):
         palette = []
-    headline = [v for v in rest.values() if isinstance(v, str) and len(v) <= SHORT][:3]
+    if line.facts:
+        headline = [_text(entry[f]) for f in line.facts if entry.get(f)]
+    else:
+        headline = [v for v in rest.values() if isinstance(v, str) and len(v) <= SHORT][:3]
     base = f"{line.name}/{slug}/"
     pages = [
         Page(

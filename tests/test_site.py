@@ -227,6 +227,17 @@ def test_shelf_data_comes_from_the_lines(workspace: Path) -> None:
     assert machine.number == 5 and game.number == 3
 
 
+def test_a_long_kind_or_genre_still_heads_its_entry(workspace: Path) -> None:
+    # The issue asks for kind or genre on the page: length must not push it out.
+    long_kind = "triple-effect vacuum brine evaporator with thermocompressor"
+    path = workspace / "catalogue" / "machines.json"
+    entries = json.loads(path.read_text())
+    entries[-1]["kind"] = long_kind
+    path.write_text(json.dumps(entries))
+    item = next(i for i in site.shelf(workspace).items if i.slug == entries[-1]["slug"])
+    assert item.headline[0] == long_kind and len(item.headline) == 3
+
+
 def test_entry_text_cannot_break_out_of_the_page() -> None:
     hostile = "</script><script>document.title='owned'</script>"
     item = site.Item(

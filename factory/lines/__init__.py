@@ -40,6 +40,9 @@ class Line:
     """What the order asks for, in bytes."""
     shots: tuple[str, ...]
     """Screenshot suffixes the probe writes: `<slug>-<shot>.png`."""
+    facts: tuple[str, ...] = ()
+    """The entry fields the shelf page heads a product with (kind, domain, era), whatever
+    their length; without them, the entry's first three short text fields."""
     probe_finishes: bool = True
     """Whether the cards' "finished" filter asks for the probe too (the arcade card
     does not: the reference has no browser gate for games)."""

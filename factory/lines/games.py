@@ -43,6 +43,7 @@ LINE = Line(
     size_limit=150 * 1024,
     size_target=100 * 1024,
     shots=("desktop", "phone"),
+    facts=("genre", "mechanic", "theme"),
     probe_finishes=False,
     pages=("index.html",),
     unique_key=strip_lower,

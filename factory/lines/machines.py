@@ -241,6 +241,7 @@ LINE = Line(
     size_limit=200 * 1024,
     size_target=160 * 1024,
     shots=("desktop", "manual", "phone"),
+    facts=("kind", "domain", "era"),
     look_first=3,
     pages=("index.html", "manual.html"),
     entry_rules=(lists_rule, vocabulary_rule, design_rule, palette_rule),
