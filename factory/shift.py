@@ -33,7 +33,7 @@ from factory import ship as shipping
 from factory.config import Settings
 from factory.drivers import DriverError, make_model, resolve_provider
 from factory.judge import Verdict, judge
-from factory.lines import Line, line_for_order
+from factory.lines import Line, line_for_order, line_named
 from factory.lock import ShiftLock
 from factory.model import Model
 from factory.order import Order, OrderError, load_order, order_path
@@ -252,6 +252,8 @@ class Shift:
         self.model = model
         self.began = time.monotonic()
         self.abort = threading.Event()
+        self.repairs: list[str] = []
+        """What failed the check before the work began: the gate lets the shift change it."""
 
     def note(self, text: str) -> None:
         _note(self.result, self.on_event, text)
@@ -294,20 +296,18 @@ class Shift:
         if self.fresh:
             return None
         newest: session.Session | None = None
-        unfinished = 0
         for path in reversed(session.list_sessions(self.workspace)):
             try:
                 earlier = session.load(path)
             except (ValueError, OSError):
                 continue
-            if earlier.meta.get("order") != order.name:
-                continue
-            if not earlier.cut_short:
+            if earlier.meta.get("order") == order.name:
+                newest = earlier
                 break
-            newest = newest or earlier
-            unfinished += 1
-        if newest is None:
+        if newest is None or not newest.cut_short:
             return None
+        # Its chain, not every cut-short session before it: a clean start resets the count.
+        unfinished = len(newest.chain)
         if unfinished >= self.settings.resume_limit:
             self.note(f"{unfinished} unfinished sessions in a row: starting clean")
             return None
@@ -323,6 +323,7 @@ class Shift:
             problems = [str(error)]
         else:
             problems = [str(p) for p in report.problems]
+            self.repairs = sorted({_repairable(p) for p in report.problems})
         if not problems:
             return None
         self.note(f"`factory check` fails before the shift ({len(problems)} problem(s))")
@@ -426,7 +427,9 @@ class Shift:
         result = self.result
 
         def static() -> bool:
-            report = gate_check.check(self.workspace, [line.name], changed_since=base)
+            report = gate_check.check(
+                self.workspace, [line.name], changed_since=base, repairs=self.repairs
+            )
             problems = [str(p) for p in report.problems]
             result.gate_problems.extend(problems)
             return not problems
@@ -569,6 +572,17 @@ class Shift:
             return export.export_row(self.workspace, result.session_id, out, secrets=secrets)
 
         result.row = self.safe(export_only, "exporting the row")
+
+
+def _repairable(problem: gate_check.Problem) -> str:
+    """What a repair of `problem` may change: the product's folder, else the file named."""
+    if problem.line and gate_check.SLUG.fullmatch(problem.slug):
+        try:
+            folder = line_named(problem.line).product_dir(Path(), problem.slug)
+        except KeyError:
+            return problem.file
+        return folder.as_posix()
+    return problem.file
 
 
 def _catalogue_at(repo: git.Repo, base: str, line: Line, workspace: Path) -> list:

@@ -310,6 +310,24 @@ def test_after_too_many_unfinished_sessions_a_shift_starts_clean(workspace: Path
     assert not result.committed and git.Repo(workspace).head.commit.summary == "start"
 
 
+def test_a_clean_start_that_is_cut_short_is_resumed_again(workspace: Path) -> None:
+    # Three cut short in one chain, then a clean start, also cut short: the count is
+    # the newest chain's, so the clean start is continued, not abandoned.
+    chain: list[str] = []
+    for n in range(3):
+        log = session.SessionLog.create(workspace, f"2020010{n}T000000Z-aaaaa{n}")
+        chain.append(log.id)
+        log.append("meta", id=log.id, order="new-machine", chain=list(chain))
+        log.close()
+    clean = session.SessionLog.create(workspace, "20200105T000000Z-bbbbb0")
+    clean.append("meta", id=clean.id, order="new-machine", chain=[clean.id])
+    clean.close()
+    script = [calls(call("failure", reason="nothing to do"))]
+    result = run_shift(workspace, settings(), order="new-machine", model=Scripted(script))
+    assert result.chain == [clean.id, result.session_id], result.notes
+    assert any(f"resuming session {clean.id}" in n for n in result.notes)
+
+
 def test_a_failing_catalogue_puts_the_repair_first(workspace: Path) -> None:
     path = workspace / "catalogue" / "machines.json"
     path.write_text(path.read_text().replace('"1950s"', '"1850s"'))
@@ -325,6 +343,29 @@ def test_a_failing_catalogue_puts_the_repair_first(workspace: Path) -> None:
     assert "1850s" in said[0]["content"]
     assert any("fails before the shift" in n for n in result.notes)
     assert result.exit_code == 1
+
+
+def test_repairing_what_failed_before_the_shift_passes_the_gate(workspace: Path) -> None:
+    # The brief asks for the repair; the changed-since rule must then let it through,
+    # or once one product broke no shift could ever pass again.
+    manual = workspace / "shelf" / "machines" / OLD / "manual.html"
+    text = manual.read_text()
+    manual.unlink()
+    repo = git.Repo(workspace)
+    repo.git.update_environment(**IDENTITY)
+    repo.git.commit("-q", "-am", "a manual went missing")
+    restore = calls(call("write", path=f"shelf/machines/{OLD}/manual.html", content=text))
+    touch = calls(call("write", path="AGENTS.md", content="rewritten\n"))
+    model = Scripted([restore, *good_script()])
+    result = run_shift(workspace, settings(), order="new-machine", model=model, ship=False)
+    assert result.catalogue_check and result.probe, result.gate_problems
+    assert result.committed and (workspace / f"shelf/machines/{OLD}/manual.html").is_file()
+    # Only what failed may change: the next shift's edit elsewhere is still refused.
+    result = run_shift(
+        workspace, settings(), order="new-machine", model=Scripted([touch]), ship=False
+    )
+    assert not result.catalogue_check
+    assert any(p.startswith("AGENTS.md: changed since") for p in result.gate_problems)
 
 
 def test_a_second_shift_exits_zero_while_one_runs(workspace: Path) -> None:
