@@ -370,6 +370,10 @@ class Shift:
             self.work(model, order, session_id, continues, brief)
         finally:
             snapshots.stop()
+            # A signal to the whole process group (timeout, systemd, Ctrl-C) also kills
+            # git's long-lived helper processes: the rest of the shift uses fresh ones.
+            repo.close()
+            repo = self.safe(lambda: landing.open_repo(self.workspace), "reopening git") or repo
             self.safe(lambda: landing.snapshot(repo, start.branch, "snapshot: end of the loop"),
                       "the end-of-loop snapshot")  # fmt: skip
 

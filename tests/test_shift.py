@@ -263,17 +263,26 @@ TERMINATED = (
 )
 
 
-def test_a_sigterm_stops_the_model_and_still_lands_and_ships(workspace: Path) -> None:
+@pytest.mark.parametrize("group", [False, True], ids=["process", "process-group"])
+def test_a_sigterm_stops_the_model_and_still_lands_and_ships(workspace: Path, group: bool) -> None:
+    # `timeout`, systemd, Ctrl-C and CI runners signal the whole process group: git's
+    # helper processes die with it, and the landing must still happen.
     marker = workspace / ".factory" / "about-to-hang"
     process = subprocess.Popen(
-        [sys.executable, "-c", TERMINATED, str(workspace)], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", TERMINATED, str(workspace)],
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=group,
     )
     try:
         deadline = time.monotonic() + 120
         while not marker.exists() and time.monotonic() < deadline and process.poll() is None:
             time.sleep(0.1)
         assert marker.exists(), "the shift never reached its hanging turn"
-        process.send_signal(signal.SIGTERM)
+        if group:
+            os.killpg(process.pid, signal.SIGTERM)
+        else:
+            process.send_signal(signal.SIGTERM)
         out, _ = process.communicate(timeout=60)
     finally:
         process.kill()
