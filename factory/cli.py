@@ -501,6 +501,9 @@ def _shift_summary(result) -> None:  # noqa: ANN001 - a ShiftResult, imported la
         console.print(f"shift: a shift is running ({result.running}); nothing to do")
         return
     table = Table(show_header=False, box=None, pad_edge=False)
+    table.add_column("what", no_wrap=True)
+    # Folded, never cut: cron logs and CI are 80 columns wide, and a path is copied from here.
+    table.add_column("value", overflow="fold")
     product = result.product or {}
     verdict = result.verdict
     judged = "not run" if verdict is None else ("passed" if verdict.ok else "failed")

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -17,15 +18,16 @@ from pathlib import Path
 
 import git
 import pytest
+from rich.console import Console
 
 from factory import check as gate_check
-from factory import session
+from factory import cli, session
 from factory.config import Settings
 from factory.drivers.scripted import Scripted, call, calls
 from factory.landing import IDENTITY
 from factory.lock import ShiftLock
 from factory.model import Request
-from factory.shift import ShiftError, run_shift
+from factory.shift import ShiftError, ShiftResult, run_shift
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "corpus"
@@ -469,3 +471,24 @@ def test_the_command_over_http_with_a_scripted_endpoint(workspace: Path, openai_
     row = json.loads(Path(summary["row"]).read_text())
     assert row["model"] == "scripted-model" and row["machinery"]["outcome"] == "failed"
     assert "sk-test-not-a-real-key" not in Path(summary["row"]).read_text()
+
+
+def test_the_summary_never_cuts_a_path_at_80_columns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Cron logs and CI are 80 columns and not a terminal; the paths are copied from there.
+    deep = tmp_path / "a-long-folder-name-for-the-factory" / ".factory" / "sessions"
+    log = deep / "20261130T063817220Z-f8f8a1.jsonl"
+    row = (
+        tmp_path
+        / "trajectories"
+        / "20261130T063817220Z-f8f8a1"
+        / "20261130T063817220Z-f8f8a1.jsonl"
+    )
+    out = io.StringIO()
+    monkeypatch.setattr(cli, "console", Console(file=out, width=80))
+    cli._shift_summary(
+        ShiftResult(workspace=tmp_path, order="new-machine", session_path=log, row=row)
+    )
+    joined = "".join(line.strip() for line in out.getvalue().splitlines())
+    assert str(log) in joined and str(row) in joined
