@@ -500,6 +500,9 @@ def _shift_summary(result) -> None:  # noqa: ANN001 - a ShiftResult, imported la
     if result.running:
         console.print(f"shift: a shift is running ({result.running}); nothing to do")
         return
+    if result.idle:
+        console.print(f"shift: idle: {result.idle}", markup=False, highlight=False)
+        return
     table = Table(show_header=False, box=None, pad_edge=False)
     table.add_column("what", no_wrap=True)
     # Folded, never cut: cron logs and CI are 80 columns wide, and a path is copied from here.

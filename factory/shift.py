@@ -41,6 +41,8 @@ from factory.order import Order, OrderError, load_order, order_path
 OnEvent = Callable[[str, dict[str, Any]], None]
 WORKSPACE_DIRS = ("orders", "catalogue", "shelf")
 GATE = {True: "success", False: "failure", None: ""}
+BUILTIN_LINES = ("machines",)
+"""The lines the built-in designer (`factory.designer`) can make."""
 
 
 class ShiftError(RuntimeError):
@@ -55,6 +57,9 @@ class ShiftResult:
     order: str
     running: str = ""
     """When another shift held the lock: who. Nothing else was done."""
+    idle: str = ""
+    """Why nobody could take this order's shift (no model, and the built-in designer
+    makes another line). Nothing else was done; an idle shift is not a failure."""
     session_id: str = ""
     session_path: Path | None = None
     chain: list[str] = field(default_factory=list)
@@ -89,7 +94,7 @@ class ShiftResult:
 
     @property
     def exit_code(self) -> int:
-        if self.running:
+        if self.running or self.idle:
             return 0
         return 0 if self.settled and self.catalogue_check and self.probe else 1
 
@@ -98,6 +103,7 @@ class ShiftResult:
             "workspace": str(self.workspace),
             "order": self.order,
             "running": self.running,
+            "idle": self.idle,
             "session": self.session_id,
             "session_path": str(self.session_path or ""),
             "chain": self.chain,
@@ -148,13 +154,16 @@ def run_shift(
         workspace = _dry_run_worktree(workspace)
         land = ship = False
         try:
-            return _locked(
+            result = _locked(
                 workspace, settings, order, True, fresh, land, ship, wait, on_event, model
             )
         except ShiftError:
             # Nothing happened in it yet: a worktree left behind would only confuse.
             landing.open_repo(origin).git.worktree("remove", "--force", str(workspace))
             raise
+        if result.idle:
+            landing.open_repo(origin).git.worktree("remove", "--force", str(workspace))
+        return result
     return _locked(workspace, settings, order, False, fresh, land, ship, wait, on_event, model)
 
 
@@ -291,6 +300,19 @@ class Shift:
         self.result.staffed = f"{model.driver} ({model.name or model.provider})"
         return model
 
+    def staffable(self, line: Line) -> bool:
+        """Whether anyone can take this line's order: a model, or the built-in designer,
+        which makes machines only. Without either the shift idles (SPEC: idle, successfully,
+        when no provider key is configured) and says why."""
+        if resolve_provider(self.settings) != "builtin" or line.name in BUILTIN_LINES:
+            return True
+        self.result.idle = (
+            f"no model configured (no key in ${self.settings.api_key_env}) and the built-in "
+            f"designer makes {', '.join(BUILTIN_LINES)} only: the {self.result.order} order "
+            "waits for a model"
+        )
+        return False
+
     def resume(self, order: Order) -> str | None:
         """The newest unfinished session of this order, unless the chain is too long."""
         if self.fresh:
@@ -340,6 +362,8 @@ class Shift:
         result = self.result
         order, line = self.preflight()
         result.line = line.name
+        if self.model is None and not self.staffable(line):
+            return
         session_id = session.new_id()
         result.session_id = session_id
         model = self.staff(session_id)

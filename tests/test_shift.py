@@ -492,3 +492,19 @@ def test_the_summary_never_cuts_a_path_at_80_columns(
     )
     joined = "".join(line.strip() for line in out.getvalue().splitlines())
     assert str(log) in joined and str(row) in joined
+
+
+def test_without_a_model_the_game_order_idles_and_says_why(workspace: Path) -> None:
+    # The built-in designer makes machines only; it must not put a machine on a game shift.
+    before = git.Repo(workspace).head.commit.hexsha
+    result = run_shift(workspace, settings(), order="new-game")
+    assert result.idle and "the new-game order waits for a model" in result.idle
+    assert result.exit_code == 0 and not result.session_id and not result.committed
+    assert git.Repo(workspace).head.commit.hexsha == before
+    assert not session.sessions_dir(workspace).exists() or not session.list_sessions(workspace)
+    done = subprocess.run(
+        [sys.executable, "-m", "factory.cli", "shift", "--order", "new-game", "-w", str(workspace)],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("shift: idle: no model configured")
