@@ -31,6 +31,8 @@ READ_LINE_CHARS = 2000
 LIST_LIMIT = 500
 SHELL_DEFAULT = 120
 SHELL_MAX = 600
+PR_SET_DUMPABLE = 4
+"""prctl option (linux/prctl.h): 0 makes /proc/<pid>/environ unreadable to our own user."""
 OUTPUT_HEAD = 12_000
 OUTPUT_TAIL = 12_000
 SCREEN_WIDTH, SCREEN_HEIGHT = 1440, 900
@@ -166,6 +168,24 @@ class ToolResult:
     """For `view`: (caption, `images/<sha>.png`), sent after the turn's tool results."""
     terminal: tuple[str, str] | None = None
     """For `success`/`failure`: (stop reason, summary or reason)."""
+
+
+def seal_environment() -> None:
+    """Make this process's own environment unreadable to the model's shell.
+
+    The shell's environment has no secret, but it runs as our user, and
+    `/proc/<our pid>/environ` still holds the key we were started with. A
+    process that is not dumpable has its /proc files owned by root, so the same
+    user cannot read them (root, or a holder of CAP_SYS_PTRACE, still can).
+    Linux only; elsewhere, or if refused, nothing changes. Costs core dumps
+    and attaching a debugger to the factory, which an unattended shift never needs.
+    """
+    if sys.platform != "linux":
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
 @dataclass
@@ -397,6 +417,7 @@ class ToolBox:
 
     def _shell(self, command: str, timeout: int | None = None) -> ToolResult:
         limit = min(max(1, timeout or SHELL_DEFAULT), SHELL_MAX)
+        seal_environment()
         process = subprocess.Popen(
             ["sh", "-c", command],
             cwd=self.workspace,

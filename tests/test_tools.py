@@ -3,7 +3,10 @@
 import io
 import json
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -197,3 +200,42 @@ def test_view_is_offered_only_to_a_model_that_sees(tmp_path: Path) -> None:
     assert "view" not in blind.names()
     assert "view" not in [s["function"]["name"] for s in blind.schemas()]
     assert not blind.run("view", '{"path": "x.png"}').ok
+
+
+PARENT_ENVIRON = """
+import json, sys
+from pathlib import Path
+from factory import session
+from factory.tools import ToolBox
+
+workspace = Path(sys.argv[1])
+log = session.SessionLog.create(workspace, "s1")
+box = ToolBox(workspace, workspace / "scratch", secrets=["sk-sekrit-123456"], log=log)
+text = box.run("shell", json.dumps({"command": "cat /proc/$PPID/environ; echo; echo done"})).text
+print(json.dumps(text))
+"""
+
+
+def test_the_shell_cannot_read_the_key_from_the_factorys_own_environ() -> None:
+    # The shell's env is clean, but /proc/<factory pid>/environ is the environment we were
+    # started with. Only a non-root user is protected (root may read any process), so the
+    # factory side runs as `nobody` when the tests run as root.
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.skip("running as root without setpriv: cannot act as an ordinary user")
+        prefix = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+    workspace = Path(tempfile.mkdtemp(prefix="factory-environ-"))
+    try:
+        workspace.chmod(0o777)
+        env = {**os.environ, "SOME_PROVIDER_KEY": "sk-sekrit-123456", "HOME": str(workspace)}
+        done = subprocess.run(
+            [*prefix, sys.executable, "-c", PARENT_ENVIRON, str(workspace)],
+            capture_output=True, text=True, timeout=60, env=env, cwd=workspace,
+        )  # fmt: skip
+    finally:
+        shutil.rmtree(workspace, ignore_errors=True)
+    assert done.returncode == 0, done.stderr
+    said = json.loads(done.stdout)
+    assert "done" in said and "Permission denied" in said and "sk-sekrit" not in said
