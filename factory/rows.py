@@ -90,14 +90,21 @@ def critique_rounds(row: Row) -> list[dict[str, Any]]:
                     continue
                 if call.get("id") in rounds:
                     continue
-                images, reply = _answer(state, index)
-                if reply is not None:
+                images, answer = _answer(state, index)
+                if answer is not None:
                     rounds[call.get("id")] = {
                         "id": row["id"],
                         "call": call.get("id"),
                         "path": path,
                         "images": images,
-                        "reply": reply,
+                        "reply": answer.get("content") or "",
+                        "calls": [
+                            {
+                                "name": c.get("function", {}).get("name", ""),
+                                "arguments": c.get("function", {}).get("arguments", ""),
+                            }
+                            for c in answer.get("tool_calls") or []
+                        ],
                     }
     return list(rounds.values())
 
@@ -110,14 +117,15 @@ def _path_argument(arguments: Any) -> str:
     return path if isinstance(path, str) else ""
 
 
-def _answer(state: list[dict[str, Any]], index: int) -> tuple[list[str], str | None]:
-    """The images attached after the call at `index`, and the next assistant turn's text."""
+def _answer(state: list[dict[str, Any]], index: int) -> tuple[list[str], dict[str, Any] | None]:
+    """The images attached after the call at `index`, and the next assistant turn: its
+    text and the tool calls it made (what the model did about what it saw)."""
     images: list[str] = []
     for message in state[index + 1 :]:
         if message.get("type") == "attachment" and isinstance(message.get("content"), list):
             images += [p["image"] for p in message["content"] if p.get("type") == "image"]
         elif message.get("role") == "assistant":
-            return images, message.get("content") or ""
+            return images, message
     return images, None
 
 

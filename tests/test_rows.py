@@ -61,6 +61,25 @@ def test_critique_rounds_pair_each_view_with_its_images_and_reply(folder: Path) 
     assert rounds[0]["reply"] == "looks balanced (red)"
 
 
+def test_a_critique_round_keeps_what_the_model_did_after_looking() -> None:
+    # The turn after a view is often a tool call (the fix itself), with no text at all.
+    view = {"id": "c1", "function": {"name": "view", "arguments": '{"path": "m-phone.png"}'}}
+    fix = {"id": "c2", "function": {"name": "write", "arguments": '{"path": "m/machine.css"}'}}
+    row = {
+        "id": "s1",
+        "messages": [
+            {"role": "assistant", "type": "bot", "content": "", "tool_calls": [view]},
+            {"role": "tool", "type": "activity", "tool_call_id": "c1", "content": "attached"},
+            {"role": "user", "type": "attachment",
+             "content": [{"type": "image", "image": "images/a.png"}]},
+            {"role": "assistant", "type": "bot", "content": "", "tool_calls": [fix]},
+        ],
+    }  # fmt: skip
+    [round_] = rows.critique_rounds(row)
+    assert round_["images"] == ["images/a.png"] and round_["reply"] == ""
+    assert round_["calls"] == [{"name": "write", "arguments": '{"path": "m/machine.css"}'}]
+
+
 def test_critique_rounds_are_found_in_snapshots_once(folder: Path) -> None:
     row = next(r for r in rows.load_rows(folder) if r["id"] == "compacted")
     assert len(row["snapshots"]) == 1
