@@ -101,6 +101,11 @@ MUTATIONS: dict[str, tuple[list[Edit], dict, list[str]]] = {
         {},
         ["rule 2: window.machine.name is not a non-empty string"],
     ),
+    "r2-no-inject": (
+        [("machine.js", "    inject: inject,\n", "    injectFault: inject,\n")],
+        {},
+        ["rule 2: window.machine.inject is not a function"],
+    ),
     "r2-extra-fault": (
         [("machine.js", '"Feed Pump Seizure"];', '"Feed Pump Seizure", "Brine Foaming"];')],
         {},
@@ -155,6 +160,20 @@ MUTATIONS: dict[str, tuple[list[Edit], dict, list[str]]] = {
         [("machine.js", CLOSE_HANDLER, "")],
         {},
         ['rule 4: clicking the data-action="close-manual" control did not close the manual dialog'],
+    ),
+    "r5-alarm-after-reset": (
+        # A self-test lamp lit by the first reset only: every later reset is clean.
+        [
+            ("machine.js", "var s;\n", "var s, resets = 0;\n"),
+            ("machine.js", RESET, RESET + "\n    resets += 1;"),
+            (
+                "machine.js",
+                "    if (s.tripped) alarms.push",
+                '    if (resets === 1) alarms.push("SELF TEST");\n    if (s.tripped) alarms.push',
+            ),
+        ],
+        {},
+        ['rule 5: after reset(); tick(5) alarms are active: "SELF TEST"'],
     ),
     "r5-no-alarm": (
         [("machine.js", "s.scale > 30)", "s.scale > 300)")],
@@ -453,6 +472,31 @@ GAME_MUTATIONS: dict[str, tuple[list[Edit], list[str]]] = {
             "load: the game made an external request (blocked; only file:, data:, blob: are allowed): https://example.invalid/scores"
         ],
     ),
+    # Hostile games: each ends in its one clear problem within a bounded time.
+    "g-alert": (
+        [("game.js", "})();\n", '})();\nalert("Insert coin");\n')],
+        ['load: the game opened a dialog (dismissed): alert("Insert coin")'],
+    ),
+    "g-console-error": (
+        [("game.js", "})();\n", '})();\nconsole.error("sprite sheet missing");\n')],
+        ["load: the game logged a console error: sprite sheet missing"],
+    ),
+    "g-never-loads": (
+        [("game.js", "(function () {", "for (;;) {}\n(function () {")],
+        ["the game did not finish loading within 5 s (an endless loop or a file that never ends?)"],
+    ),
+    "g-navigates-away": (
+        [
+            (
+                "game.js",
+                "})();\n",
+                '})();\nsetTimeout(function () { location.href = "game.css"; }, 500);\n',
+            )
+        ],
+        [
+            r"re:the game navigated away to file://\S+/g-navigates-away/game\.css \(a product page must stay put\)"
+        ],
+    ),
 }
 
 
@@ -712,7 +756,11 @@ def test_games_pass_when_they_answer_input_and_fail_when_not(tmp_path: Path) -> 
         f"{GAME}-phone.png",
     ]
     for slug, (_, expected) in GAME_MUTATIONS.items():
-        assert results[slug].problems == expected
+        problems = results[slug].problems
+        assert len(problems) == len(expected), (slug, problems)
+        for want, got in zip(expected, problems, strict=True):
+            assert matches(want, got), (slug, got)
+        assert results[slug].seconds < 25, slug
 
 
 @pytest.mark.parametrize(
