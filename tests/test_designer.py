@@ -418,3 +418,57 @@ def test_a_shift_through_the_real_loop(tmp_path, monkeypatch):
     verdict = judge(session, root, LINE, slug, base)
     assert verdict.ok, verdict.reasons
     assert check(root).ok
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    """Every file under the workspace but the harness's own records (.factory)."""
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".factory" not in p.relative_to(root).parts
+    }
+
+
+def test_a_game_order_is_refused_and_nothing_is_touched(tmp_path):
+    """The designer builds machines only: the new-game order ends through `failure`
+    at once, with a one-line reason, and no catalogue or shelf file is written."""
+    from factory import loop
+    from factory.designer.driver import Designer
+    from factory.order import load_order
+
+    root = workspace(tmp_path / "ws")
+    shutil.copytree(REPO / "orders", root / "orders")
+    shutil.copy(REPO / "AGENTS.md", root / "AGENTS.md")
+    before = _tree(root)
+    result = loop.run(
+        Designer(root, "game-seed"), load_order(root, "new-game"), root, session_id="g-1"
+    )
+    assert result.reason == "failed"
+    assert result.summary == (
+        "the built-in designer builds machines only; the new-game order needs a model "
+        "(set a provider key)"
+    )
+    assert result.calls == 1
+    assert _tree(root) == before
+    assert not (root / "shelf").exists()
+
+
+@pytest.mark.parametrize(
+    ("order", "refusal"),
+    [
+        ("new-machine", None),
+        ("new-game", "the new-game order needs a model"),
+        ("custom", "this order needs a model"),
+    ],
+)
+def test_the_designer_reads_the_line_from_the_order_not_from_agents_md(tmp_path, order, refusal):
+    from factory.designer.driver import not_mine
+    from factory.order import load_order
+    from factory.prompt import system_prompt
+
+    root = workspace(tmp_path / "ws")
+    shutil.copytree(REPO / "orders", root / "orders")
+    (root / "orders" / "custom.yaml").write_text("objective: Tidy the README.\n")
+    shutil.copy(REPO / "AGENTS.md", root / "AGENTS.md")  # names both catalogues
+    why = not_mine(system_prompt(root, load_order(root, order), ".factory/scratch/x"))
+    assert (why is None) if refusal is None else (refusal in why and "\n" not in why)

@@ -6,7 +6,8 @@ catalogue, look at the newest machines, choose, write the brief and the four
 files, probe, look, measure, revise, probe and look again, append the entry,
 check, succeed. It never touches the workspace itself except to *look* at
 screenshot files and the catalogue it was shown, and it gives up with
-`failure` after a bounded number of failed repairs.
+`failure` after a bounded number of failed repairs. It builds machines only:
+an order of any other line ends at once through `failure`, touching nothing.
 """
 
 from __future__ import annotations
@@ -21,10 +22,14 @@ from factory.designer import VERSION
 from factory.designer.choose import Design, design_for, entry
 from factory.designer.measure import measure, revise
 from factory.designer.render import article, procedure, render
+from factory.lines import all_lines
+from factory.lines.machines import LINE as MACHINES
 from factory.model import Reply, Request, ToolCall, Usage
 
 CATALOGUE = "catalogue/machines.json"
 SHELF = "shelf/machines"
+ORDER_HEADING = "# The standing order"
+"""How `prompt.system_prompt` heads the order: what follows it is the order itself."""
 SHOTS = ".factory/shots"
 MAX_PROBE_FAILURES = 3
 PLAN = [
@@ -53,6 +58,24 @@ def _lines_text(result: str) -> str:
         if match:
             out.append(match.group(1))
     return "\n".join(out)
+
+
+def not_mine(system: str) -> str | None:
+    """Why the order in this system prompt is not a machine order, or None when it is.
+
+    The driver is never told the order's name, so it reads the order the way a
+    model would: the line whose catalogue the order names is the line it makes
+    (AGENTS.md, above the order, names every catalogue, so only the order counts)."""
+    order = system.rsplit(ORDER_HEADING, 1)[-1]
+    named = [
+        line
+        for line in all_lines().values()
+        if f"catalogue/{line.name}.json" in order or f"shelf/{line.name}/" in order
+    ]
+    if any(line.name == MACHINES.name for line in named):
+        return None
+    which = f"the {named[0].order} order" if named else "this order"
+    return f"the built-in designer builds machines only; {which} needs a model (set a provider key)"
 
 
 def _failed(result: str) -> bool:
@@ -142,6 +165,9 @@ class Designer:
         return Reply(content=text, tool_calls=tool_calls, finish_reason="tool_calls", usage=Usage())
 
     def _next(self, request: Request, steps: list[Step]) -> tuple[str, list[tuple[str, dict]]]:
+        refusal = not_mine(request.system)
+        if refusal:
+            return "This order is not for machines.", [("failure", {"reason": refusal})]
         if not any(s.name == "read" and s.args.get("path") == CATALOGUE for s in steps):
             return "First the catalogue: what is already on the shelf.", [
                 ("plan", {"steps": PLAN}),
