@@ -44,7 +44,12 @@ def run(
         ..., "--order", help="NAME (orders/NAME.yaml in the workspace) or a path."
     ),
     workspace: Path = WorkspaceOption,
-    provider: str | None = typer.Option(None, "--provider", help="openai, replay or builtin."),
+    provider: str | None = typer.Option(
+        None,
+        "--provider",
+        help="openai, replay, builtin or auto (the default): openai when the key is set or a "
+        "base URL or model is given (a local server needs no key), else builtin.",
+    ),
     base_url: str | None = typer.Option(None, "--base-url", help="An OpenAI-compatible endpoint."),
     model: str | None = typer.Option(None, "--model", help="The model id the endpoint knows."),
     api_key_env: str | None = typer.Option(

@@ -26,7 +26,8 @@ class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     provider: str = "auto"
-    """`openai`, `builtin`, `replay`, or `auto`: openai when its key is present, else builtin."""
+    """`openai`, `builtin`, `replay`, or `auto`: openai when its key is present or a base
+    URL or model is set (a local server needs no key), else the built-in designer."""
     base_url: str = "https://openrouter.ai/api/v1"
     """Any OpenAI-compatible endpoint (OpenRouter, OpenAI, vLLM, llama.cpp, Ollama)."""
     model: str = ""

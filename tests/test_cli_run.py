@@ -104,6 +104,7 @@ def test_the_live_display_shows_tool_lines_and_quiet_only_the_end(
         (["--order", "nope"], "orders/nope.yaml: no such order"),
         (["--order", "hello", "--provider", "psychic"], "unknown provider 'psychic'"),
         (["--order", "orders/bad.yaml"], "orders/bad.yaml: unknown key 'colour'"),
+        (["--order", "hello", "--base-url", "http://127.0.0.1:9/v1"], "provider needs a model"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(workspace: Path, args: list[str], problem: str) -> None:
@@ -143,3 +144,27 @@ def test_sigterm_aborts_with_an_outcome(openai_server: OpenAIServer, workspace: 
     process.send_signal(signal.SIGTERM)
     out, _ = process.communicate(timeout=30)
     assert process.returncode == 1 and json.loads(out)["reason"] == "aborted"
+
+
+@pytest.mark.parametrize("where", ["flags", "environment", "factory.yaml"])
+def test_auto_with_an_endpoint_and_no_key_asks_that_endpoint(
+    openai_server: OpenAIServer, workspace: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    monkeypatch.delenv("OPENROUTER_API_KEY", raising=False)  # the default key variable
+    openai_server.script(
+        reply(tool_calls=[tool("write", {"path": "hello.txt", "content": "hi"})]),
+        reply(tool_calls=[tool("success", {"summary": "done locally"})]),
+    )
+    args, env = [], {}
+    if where == "flags":
+        args = ["--base-url", openai_server.url, "--model", "m"]
+    elif where == "environment":
+        env = {"FACTORY_BASE_URL": openai_server.url, "FACTORY_MODEL": "m"}
+    else:
+        (workspace / "factory.yaml").write_text(f"base_url: {openai_server.url}\nmodel: m\n")
+    process = factory(workspace, "run", "--order", "hello", *args, "--json", env=env)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0, (out, err)
+    assert json.loads(out)["reason"] == "settled" and len(openai_server.bodies) == 2
+    assert {h["authorization"] for h in openai_server.headers} == {"Bearer no-key"}
+    assert session.load(session.find(workspace, "last")).meta["driver"] == "openai"

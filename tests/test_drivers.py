@@ -10,7 +10,7 @@ from openai_server import OpenAIServer, fault, reply, tool
 
 from factory import loop, session
 from factory.config import Settings
-from factory.drivers import DriverError, make_model
+from factory.drivers import DriverError, make_model, resolve_provider
 from factory.drivers.openai import OpenAIModel
 from factory.drivers.replay import Replay
 from factory.order import Order
@@ -159,6 +159,39 @@ def test_make_model_chooses_by_provider(tmp_path: Path, monkeypatch: pytest.Monk
         make_model(Settings(provider="psychic"), tmp_path, "s")
     with pytest.raises(DriverError, match="the openai provider needs a model"):
         make_model(Settings(provider="auto", api_key_env="SOME_KEY_VAR"), tmp_path, "s")
+
+
+@pytest.mark.parametrize(
+    ("changes", "environ", "expected"),
+    [
+        ({}, {}, "builtin"),  # the shift's offline default
+        ({}, {"SOME_KEY_VAR": "k"}, "openai"),
+        ({"model": "m"}, {}, "openai"),
+        ({"base_url": "http://127.0.0.1:8080/v1"}, {}, "openai"),
+        ({"base_url": Settings().base_url}, {}, "builtin"),  # the default, written out
+        ({"provider": "builtin", "model": "m"}, {"SOME_KEY_VAR": "k"}, "builtin"),
+        ({"provider": "replay"}, {"SOME_KEY_VAR": "k"}, "replay"),
+    ],
+)
+def test_auto_is_openai_when_a_key_endpoint_or_model_is_named(
+    changes: dict, environ: dict, expected: str
+) -> None:
+    settings = Settings(api_key_env="SOME_KEY_VAR", **changes)
+    assert resolve_provider(settings, environ) == expected
+
+
+def test_a_named_endpoint_without_a_key_is_asked_over_http(
+    openai_server: OpenAIServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SOME_KEY_VAR", raising=False)
+    openai_server.script(reply(tool_calls=[tool("success", {"summary": "local"})]))
+    settings = Settings(base_url=openai_server.url, model="m", api_key_env="SOME_KEY_VAR")
+    model = make_model(settings, tmp_path, "s1")
+    result = loop.run(model, ORDER, tmp_path, settings, secrets=[])
+    assert result.reason == "settled" and model.driver == "openai"
+    assert len(openai_server.bodies) == 1
+    # The openai client will not send without a credential: a placeholder, never a real key.
+    assert openai_server.headers[0]["authorization"] == "Bearer no-key"
 
 
 def test_no_key_staffs_the_builtin_designer_seeded_by_the_session(

@@ -20,11 +20,14 @@ class DriverError(ValueError):
 
 
 def resolve_provider(settings: Settings, environ: dict[str, str] | None = None) -> str:
-    """`auto` is openai when its key is present, else the built-in designer."""
+    """`auto` is openai when its key is present or an endpoint or model is named (a local
+    server needs no key), else the built-in designer."""
     if settings.provider != "auto":
         return settings.provider
     environ = dict(os.environ if environ is None else environ)
-    return "openai" if environ.get(settings.api_key_env) else "builtin"
+    default_url = Settings.model_fields["base_url"].default
+    named = bool(settings.model) or settings.base_url != default_url
+    return "openai" if environ.get(settings.api_key_env) or named else "builtin"
 
 
 def make_model(settings: Settings, workspace: Path, session_id: str) -> Model:

@@ -43,7 +43,9 @@ CONTEXT_WORDS = (
     "exceeds the context",
 )
 RETRYABLE = (408, 409, 425)
-PLACEHOLDER_KEY = "no-key"  # local servers need none, but the client wants a string
+# Local servers (llama.cpp, vLLM, Ollama) need no key, but the openai client will not
+# build or send a request without one: this harmless word stands in for it.
+PLACEHOLDER_KEY = "no-key"
 
 
 class OpenAIModel:
