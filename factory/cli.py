@@ -76,6 +76,7 @@ def run(
         provider=provider, base_url=base_url, model=model, api_key_env=api_key_env,
         vision=vision, max_iterations=max_iterations, max_minutes=max_minutes, max_cost=max_cost,
     )  # fmt: skip
+    workspace = workspace.resolve()  # every path the run records or names is absolute
     try:
         settings = config.load_settings(workspace, flags)
         the_order = load_order(workspace, order)

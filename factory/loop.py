@@ -120,7 +120,9 @@ def run(
     runner = _Run(
         model=model,
         order=order,
-        workspace=Path(workspace),
+        # Absolute from here on: the scratch folder, the prompt and the tools must all
+        # name the same place whatever the caller's working directory.
+        workspace=Path(workspace).resolve(),
         settings=settings or Settings(),
         session_id=session_id or session.new_id(),
         brief=brief,

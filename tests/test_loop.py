@@ -300,3 +300,22 @@ def test_a_hung_model_call_is_abandoned_at_the_time_limit(tmp_path: Path) -> Non
     settings = Settings(max_minutes=0.01)  # 0.6 s
     result = loop.run(Scripted([_hanging]), ORDER, tmp_path, settings, secrets=[])
     assert result.reason == "time" and time.monotonic() - began < 5
+
+
+def test_a_relative_workspace_keeps_the_scratch_folder_the_prompt_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    relative = Path("some/relative/ws")
+    relative.mkdir(parents=True)
+    script = [
+        calls(call("write", path=".factory/scratch/s1/brief.md", content="the brief")),
+        calls(call("success", summary="ok")),
+    ]
+    result, log, _, model = go(relative, script, session_id="s1")
+    absolute = (tmp_path / relative).resolve()
+    assert result.reason == "settled"
+    assert "scratch folder: .factory/scratch/s1" in model.requests[0].system
+    assert (absolute / ".factory/scratch/s1/brief.md").read_text() == "the brief"
+    assert not (absolute / "some").exists()
+    assert log.meta["workspace"] == str(absolute) and result.log_path.is_absolute()
