@@ -11,10 +11,11 @@ the system prompt, where the order lives.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from factory import messages
-from factory.model import Model, ProviderError, Request
+from factory.model import ProviderError, Reply, Request
 
 NEAR = 0.8
 """Compact when the estimate passes this share of the input budget."""
@@ -106,9 +107,12 @@ def digest(older: list[dict[str, Any]]) -> str:
 
 
 def summarise(
-    model: Model, system: str, older: list[dict[str, Any]], image: Any
+    ask: Callable[[Request], Reply], system: str, older: list[dict[str, Any]], image: Any
 ) -> tuple[str, str, Any]:
-    """(summary text, how it was made: `model` or `digest`, the summary call's usage or None)."""
+    """(summary text, how it was made: `model` or `digest`, the summary call's usage or None).
+
+    `ask` is the loop's guarded model call, so the summary obeys the run's time limit and
+    abort like any turn; what it raises to stop the run passes through untouched."""
     request = Request(
         system=system,
         messages=[*older, messages.instructions(SUMMARY_REQUEST)],
@@ -116,7 +120,7 @@ def summarise(
         image=image,
     )
     try:
-        reply = model.query(request)
+        reply = ask(request)
     except ProviderError:
         reply = None
     if reply is not None and reply.content.strip() and not reply.tool_calls:

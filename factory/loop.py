@@ -492,7 +492,8 @@ class _Run:
         if start == 0:
             return False
         older, kept = self.conversation[:start], self.conversation[start:]
-        summary, how, usage = compaction.summarise(self.model, self.system, older, self.image)
+        # The summary is a model call like any other: abandoned at abort or the deadline.
+        summary, how, usage = compaction.summarise(self.ask, self.system, older, self.image)
         if usage is not None:
             self.input_tokens += usage.input_tokens
             self.output_tokens += usage.output_tokens
@@ -502,6 +503,7 @@ class _Run:
         self.event("compaction", how=how, dropped=len(older), kept=len(kept), forced=forced)
         self.conversation = [checkpoint, *kept]
         self.last_input = 0
+        self.check_limits()  # the summary took time and money of its own
         return True
 
     # --- records ---------------------------------------------------------------------

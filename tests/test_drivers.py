@@ -3,6 +3,7 @@ here; the openai package, HTTP, streaming, the loop, the tools and Chromium are 
 
 import base64
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -192,6 +193,21 @@ def test_a_named_endpoint_without_a_key_is_asked_over_http(
     assert len(openai_server.bodies) == 1
     # The openai client will not send without a credential: a placeholder, never a real key.
     assert openai_server.headers[0]["authorization"] == "Bearer no-key"
+
+
+def test_a_summary_that_outlasts_the_time_limit_stops_the_run_in_time(
+    openai_server: OpenAIServer, tmp_path: Path
+) -> None:
+    openai_server.script(
+        *[reply(tool_calls=[tool("list", {})]) for _ in range(3)],
+        fault(400, "This model's maximum context length is 8192 tokens"),
+        reply("a summary, too late", delay=15),
+    )
+    began = time.monotonic()
+    result, log, _ = run(openai_server, tmp_path, max_minutes=0.05)  # 3 s
+    assert result.reason == "time" and time.monotonic() - began < 10
+    assert "summary" in openai_server.bodies[-1]["messages"][-1]["content"]
+    assert log.outcome["reason"] == "time"
 
 
 def test_no_key_staffs_the_builtin_designer_seeded_by_the_session(

@@ -302,6 +302,24 @@ def test_a_hung_model_call_is_abandoned_at_the_time_limit(tmp_path: Path) -> Non
     assert result.reason == "time" and time.monotonic() - began < 5
 
 
+def test_a_hung_summary_is_abandoned_on_abort(tmp_path: Path) -> None:
+    abort = threading.Event()
+    threading.Timer(0.5, abort.set).start()
+    script = [calls(call("list"))] * 3 + [ContextTooLong("400: maximum context length"), _hanging]
+    began = time.monotonic()
+    result = loop.run(Scripted(script), ORDER, tmp_path, Settings(), secrets=[], abort=abort)
+    assert result.reason == "aborted" and time.monotonic() - began < 5
+
+
+def test_the_limits_are_checked_again_after_compacting(tmp_path: Path) -> None:
+    costly = Reply(content="the summary", finish_reason="stop", usage=Usage(10, 10, cost=5.0))
+    script = [calls(call("list"))] * 3 + [ContextTooLong("400: maximum context length"), costly]
+    script.append(calls(call("success", summary="one turn too many")))
+    result, log, _, model = go(tmp_path, script, Settings(max_cost=1.0))
+    assert result.reason == "aborted" and "cost limit" in result.summary
+    assert log.events["compaction"] == 1 and len(model.requests) == 5
+
+
 def test_a_relative_workspace_keeps_the_scratch_folder_the_prompt_names(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
