@@ -57,6 +57,7 @@ def run(
     ),
     vision: bool | None = typer.Option(None, "--vision/--no-vision", help="Offer the view tool."),
     max_iterations: int | None = typer.Option(None, "--max-iterations", help="Model calls."),
+    max_calls: int | None = typer.Option(None, "--max-calls", help="Tool calls."),
     max_minutes: float | None = typer.Option(None, "--max-minutes", help="Wall-clock minutes."),
     max_cost: float | None = typer.Option(None, "--max-cost", help="Dollars; 0 is no limit."),
     quiet: bool = typer.Option(False, "--quiet", help="Print only the end (for cron)."),
@@ -74,7 +75,8 @@ def run(
 
     flags = dict(
         provider=provider, base_url=base_url, model=model, api_key_env=api_key_env,
-        vision=vision, max_iterations=max_iterations, max_minutes=max_minutes, max_cost=max_cost,
+        vision=vision, max_iterations=max_iterations, max_calls=max_calls,
+        max_minutes=max_minutes, max_cost=max_cost,
     )  # fmt: skip
     workspace = workspace.resolve()  # every path the run records or names is absolute
     try:

@@ -8,11 +8,20 @@ them, so a printed config can never leak a key.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    NonNegativeFloat,
+    PositiveFloat,
+    PositiveInt,
+    ValidationError,
+)
 
 CONFIG_FILE = "factory.yaml"
 ENV_PREFIX = "FACTORY_"
@@ -36,13 +45,13 @@ class Settings(BaseModel):
     """The NAME of the environment variable holding the provider key."""
     vision: bool = True
     """Whether the model can see images; the `view` tool is offered only then."""
-    max_iterations: int = 400
+    max_iterations: PositiveInt = 400
     """Model calls allowed in one session before it stops with `iterations`."""
-    max_calls: int = 2000
+    max_calls: PositiveInt = 2000
     """Tool calls allowed in one session before it stops with `calls`."""
-    max_minutes: float = 25.0
+    max_minutes: PositiveFloat = 25.0
     """Wall-clock minutes for one session (a shift must end before the next cron tick)."""
-    max_cost: float = 0.0
+    max_cost: NonNegativeFloat = 0.0
     """Dollars per session; 0 means no limit."""
     max_output_tokens: int = 16000
     """Output tokens asked for per model call."""
@@ -107,20 +116,25 @@ def load_settings(
         if not isinstance(loaded, dict):
             raise ConfigError(f"{path}: must be a mapping of settings")
         merged.update(loaded)
-        _validate(merged, str(path))
+        _validate(merged, lambda key: f"{path}: {key}")
     merged.update(_env_layer(environ))
-    _validate(merged, "FACTORY_* environment")
+    _validate(merged, lambda key: ENV_PREFIX + key.upper())
     merged.update({k: v for k, v in (flags or {}).items() if v is not None})
-    return _validate(merged, "command-line flags")
+    return _validate(merged, lambda key: "--" + key.replace("_", "-"))
 
 
-def _validate(values: dict[str, Any], source: str) -> Settings:
+def _validate(values: dict[str, Any], named: Callable[[str], str]) -> Settings:
+    """Each layer is checked as it is added, so a problem is the newest layer's: `named`
+    says a setting as that layer spells it (file key, variable, flag)."""
     try:
         return Settings.model_validate(values)
     except ValidationError as error:
         first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "settings"
-        raise ConfigError(f"{source}: {where}: {first['msg']}") from None
+        key, *inner = [str(part) for part in first["loc"]] or ["settings"]
+        where = ".".join([named(key), *inner])
+        given = first.get("input")
+        shown = f" (got {given!r})" if isinstance(given, str | int | float) else ""
+        raise ConfigError(f"{where}: {first['msg']}{shown}") from None
 
 
 def secret_values(settings: Settings, environ: dict[str, str] | None = None) -> list[str]:

@@ -105,6 +105,10 @@ def test_the_live_display_shows_tool_lines_and_quiet_only_the_end(
         (["--order", "hello", "--provider", "psychic"], "unknown provider 'psychic'"),
         (["--order", "orders/bad.yaml"], "orders/bad.yaml: unknown key 'colour'"),
         (["--order", "hello", "--base-url", "http://127.0.0.1:9/v1"], "provider needs a model"),
+        (["--order", "hello", "--max-iterations", "-1"], "--max-iterations: Input should be"),
+        (["--order", "hello", "--max-calls", "0"], "--max-calls: Input should be greater than 0"),
+        (["--order", "hello", "--max-minutes", "0"], "--max-minutes: Input should be greater"),
+        (["--order", "hello", "--max-cost", "-1"], "--max-cost: Input should be greater than or"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(workspace: Path, args: list[str], problem: str) -> None:

@@ -38,9 +38,32 @@ def test_bad_file_is_one_line_naming_it(tmp_path: Path, text: str, expected: str
     assert "\n" not in str(caught.value)
 
 
-def test_bad_env_value_names_the_environment(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="FACTORY_\\* environment: max_iterations"):
+def test_bad_env_value_names_the_variable(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="^FACTORY_MAX_ITERATIONS: .*valid integer.*'many'"):
         load_settings(tmp_path, {}, {"FACTORY_MAX_ITERATIONS": "many"})
+
+
+@pytest.mark.parametrize(
+    ("file", "environ", "flags", "expected"),
+    [
+        ("max_calls: 0\n", {}, {}, "factory.yaml: max_calls: Input should be greater than 0"),
+        ("", {"FACTORY_MAX_MINUTES": "-5"}, {}, "FACTORY_MAX_MINUTES: Input should be greater"),
+        ("", {}, {"max_iterations": -1}, "--max-iterations: Input should be greater than 0"),
+        ("", {}, {"max_minutes": 0}, "--max-minutes: Input should be greater than 0"),
+        ("", {}, {"max_cost": -0.5}, "--max-cost: Input should be greater than or equal to 0"),
+    ],
+)
+def test_a_limit_below_its_range_names_where_it_was_set(
+    tmp_path: Path, file: str, environ: dict, flags: dict, expected: str
+) -> None:
+    (tmp_path / "factory.yaml").write_text(file)
+    with pytest.raises(ConfigError, match=expected) as caught:
+        load_settings(tmp_path, flags, environ)
+    assert "\n" not in str(caught.value)
+
+
+def test_no_cost_limit_is_still_zero(tmp_path: Path) -> None:
+    assert load_settings(tmp_path, {"max_cost": 0.0}, {}).max_cost == 0.0
 
 
 def test_secret_values_and_masking(tmp_path: Path) -> None:
