@@ -164,11 +164,15 @@ class _RunDisplay:
 @sessions_app.command("list")
 def sessions_list(workspace: Path = WorkspaceOption) -> None:
     """Every recorded session: id, order, model, started, reason, turns."""
-    from rich.table import Table
+    from rich.table import Column, Table
 
     from factory import session
 
-    table = Table("id", "order", "model", "started", "reason", "turns")
+    # The id is what `sessions show` and `export` take: never cut, even at 80 columns
+    # in a pipe; the other columns fold instead.
+    table = Table(Column("id", no_wrap=True, min_width=len(session.new_id())))
+    for name in ("order", "model", "started", "reason", "turns"):
+        table.add_column(name, overflow="fold")
     for path in session.list_sessions(workspace):
         try:
             recorded = session.load(path)

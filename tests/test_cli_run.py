@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 from openai_server import OpenAIServer, reply, tool
 
-from factory import session
+from factory import loop, session
+from factory.drivers.scripted import Scripted, call, calls
+from factory.order import load_order
 
 ORDER = "objective: Write hello.txt.\nacceptance: [hello.txt exists]\nconstraints: [none]\n"
 
@@ -172,3 +174,12 @@ def test_auto_with_an_endpoint_and_no_key_asks_that_endpoint(
     assert json.loads(out)["reason"] == "settled" and len(openai_server.bodies) == 2
     assert {h["authorization"] for h in openai_server.headers} == {"Bearer no-key"}
     assert session.load(session.find(workspace, "last")).meta["driver"] == "openai"
+
+
+def test_sessions_list_never_cuts_the_id_in_a_narrow_pipe(workspace: Path) -> None:
+    model = Scripted([calls(call("failure", reason="x" * 200))], name="vendor/" + "m" * 60)
+    result = loop.run(model, load_order(workspace, "hello"), workspace, secrets=[])
+    process = factory(workspace, "sessions", "list", env={"COLUMNS": "50"})
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 0, err
+    assert result.session_id in out and max(len(line) for line in out.splitlines()) <= 50
