@@ -307,33 +307,47 @@ def catalogue(workspace: Path, line: Line) -> list[dict[str, Any]]:
     return [e for e in entries if isinstance(e, dict) and isinstance(e.get("slug"), str)]
 
 
-def line_of(workspace: Path, slugs: list[str]) -> str:
-    """The line whose catalogue lists the first slug; machines when none does."""
-    for line in all_lines().values():
-        try:
-            if any(e["slug"] == slugs[0] for e in catalogue(workspace, line)):
-                return line.name
-        except ProbeError:
-            continue
-    return "machines"
+def line_of(workspace: Path, slugs: list[str]) -> str | None:
+    """No one line: `probe` finds each slug in whichever catalogues list it.
+
+    Only the CLI still asks, from when the probe searched one catalogue; once it
+    passes its --line straight through to `probe`, this goes.
+    """
+    return None
 
 
-def targets(workspace: Path, slugs: list[str] | None, all: bool, line: Line) -> list[Target]:
-    entries = catalogue(workspace, line)
-    path = line.catalogue_path(workspace)
+def catalogues(workspace: Path, lines: list[Line]) -> list[tuple[Line, list[dict[str, Any]]]]:
+    """Each line's entries; when every line is asked, one with no catalogue yet has none."""
+    if len(lines) > 1:
+        lines = [line for line in lines if line.catalogue_path(workspace).exists()]
+        if not lines:
+            raise ProbeError(
+                f"{workspace / 'catalogue'}: no catalogue (is {workspace} a factory workspace?)"
+            )
+    return [(line, catalogue(workspace, line)) for line in lines]
+
+
+def targets(workspace: Path, slugs: list[str] | None, all: bool, lines: list[Line]) -> list[Target]:
+    """The products named (every line's that carries the slug), every product, or each line's newest."""
+    shelves = catalogues(workspace, lines)
+    where = ", ".join(str(line.catalogue_path(workspace)) for line, _ in shelves)
     if all:
-        chosen = entries
+        chosen = [(line, entry) for line, entries in shelves for entry in entries]
     elif slugs:
-        by_slug = {e["slug"]: e for e in entries}
-        unknown = [s for s in slugs if s not in by_slug]
+        # A slug listed twice in one catalogue means its last entry, as everywhere else.
+        by_slug = [(line, {e["slug"]: e for e in entries}) for line, entries in shelves]
+        unknown = [s for s in slugs if not any(s in listed for _, listed in by_slug)]
         if unknown:
-            raise ProbeError(f"{path}: no entry with slug {', '.join(unknown)}")
-        chosen = [by_slug[s] for s in slugs]
+            raise ProbeError(f"{where}: no entry with slug {', '.join(unknown)}")
+        chosen = [(line, listed[s]) for s in slugs for line, listed in by_slug if s in listed]
     else:
-        chosen = entries[-1:]
+        chosen = [(line, entries[-1]) for line, entries in shelves if entries]
     if not chosen:
-        raise ProbeError(f"{path}: the catalogue is empty, nothing to probe")
-    return [Target(e["slug"], line, e, line.product_dir(workspace, e["slug"])) for e in chosen]
+        empty = "the catalogue is empty" if len(shelves) == 1 else "the catalogues are empty"
+        raise ProbeError(f"{where}: {empty}, nothing to probe")
+    return [
+        Target(e["slug"], line, e, line.product_dir(workspace, e["slug"])) for line, e in chosen
+    ]
 
 
 # --- the browser ------------------------------------------------------------------------
@@ -989,15 +1003,17 @@ def probe(
     slugs: list[str] | None = None,
     *,
     all: bool = False,
-    line: str = "machines",
+    line: str | None = None,
     out: Path | None = None,
     shots_only: bool = False,
     jobs: int | None = None,
     parity: bool = False,
     browser: str | None = None,
 ) -> ProbeReport:
-    """Probe the named products (default: the newest catalogue entry) and write their screenshots.
+    """Probe the named products and write their screenshots.
 
+    Slugs are looked up in every line's catalogue, or in `line`'s alone; without
+    slugs, `all` probes every product and otherwise each line's newest is probed.
     `browser` is a Chromium binary; default: the workspace's `browser` setting, then
     the system's Chromium. Raises ProbeError when it cannot run at all: no
     catalogue, no such slug, no browser, unreadable settings.
@@ -1008,10 +1024,10 @@ def probe(
     except ConfigError as error:
         raise ProbeError(str(error)) from None
     try:
-        described = line_named(line)
+        lines = list(all_lines().values()) if line is None else [line_named(line)]
     except KeyError as error:
         raise ProbeError(str(error.args[0])) from None
-    chosen = targets(workspace, slugs, all, described)
+    chosen = targets(workspace, slugs, all, lines)
     out = out if out is not None else workspace / ".factory" / "shots"
     try:
         out.mkdir(parents=True, exist_ok=True)

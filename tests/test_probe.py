@@ -537,7 +537,7 @@ def shelf(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def shelf_report(shelf: Path) -> ProbeReport:
-    return probe(shelf, all=True)
+    return probe(shelf, all=True, line="machines")
 
 
 @pytest.fixture(scope="module")
@@ -719,7 +719,7 @@ def test_a_wedged_browser_is_replaced_and_the_rest_still_probed(
     monkeypatch.setattr(probe_module, "LOAD_SECONDS", 1.0)
     products = {"hangs": (HOSTILE["h-never-loads"][0], {}), "after": ([], {})}
     workspace = workspace_with(tmp_path, "machines", products)
-    report = probe(workspace, all=True, jobs=1, parity=True)
+    report = probe(workspace, all=True, line="machines", jobs=1, parity=True)
     assert [(r.slug, r.ok) for r in report.results] == [
         (MACHINE, True),
         ("hangs", False),
@@ -796,18 +796,41 @@ def test_an_empty_catalogue_is_nothing_to_probe(tmp_path: Path) -> None:
     (tmp_path / "catalogue" / "machines.json").write_text("[]")
     with pytest.raises(ProbeError, match="the catalogue is empty"):
         probe(tmp_path)
+    (tmp_path / "catalogue" / "games.json").write_text("[]")
+    with pytest.raises(ProbeError, match="games.json: the catalogues are empty"):
+        probe(tmp_path)
 
 
-def test_the_cli_prints_json_and_exits_one_when_any_product_fails(shelf: Path) -> None:
+def test_no_catalogue_of_any_line_is_one_error(tmp_path: Path) -> None:
+    with pytest.raises(
+        ProbeError, match=r"catalogue: no catalogue \(is .* a factory workspace\?\)"
+    ):
+        probe(tmp_path)
+
+
+def probed(report: ProbeReport) -> list[tuple[str, str]]:
+    return [(r.slug, r.line) for r in report.results]
+
+
+def test_slugs_are_found_in_every_line_and_each_line_gives_its_newest(tmp_path: Path) -> None:
+    shutil.copytree(CORPUS, tmp_path, dirs_exist_ok=True)
+    both = [(MACHINE, "machines"), (GAME, "games")]
+    # Screenshots alone: what is under test is which products are chosen.
+    assert probed(probe(tmp_path, [MACHINE, GAME], shots_only=True)) == both
+    assert probed(probe(tmp_path, shots_only=True)) == both
+    assert probed(probe(tmp_path, all=True, line="games", shots_only=True)) == both[1:]
+    with pytest.raises(ProbeError, match=f"machines.json: no entry with slug {GAME}$"):
+        probe(tmp_path, [MACHINE, GAME], line="machines")
+    # A workspace that has made only games so far.
+    (tmp_path / "catalogue" / "machines.json").unlink()
+    assert probed(probe(tmp_path, shots_only=True)) == both[1:]
+
+
+def test_the_cli_probes_a_machine_and_a_game_in_one_call(tmp_path: Path) -> None:
+    shutil.copytree(CORPUS, tmp_path, dirs_exist_ok=True)
     outcome = CliRunner().invoke(
-        cli.app, ["probe", "-w", str(shelf), MACHINE, "r4-open-on-load", "--json"]
+        cli.app, ["probe", "-w", str(tmp_path), MACHINE, GAME, "--shots-only", "--json"]
     )
-    assert outcome.exit_code == 1
+    assert outcome.exit_code == 0, outcome.output
     report = ProbeReport.model_validate_json(outcome.output)
-    assert [r.ok for r in report.results] == [True, False]
-    outcome = CliRunner().invoke(cli.app, ["probe", "-w", str(shelf), MACHINE, "r1-console-error"])
-    assert outcome.exit_code == 1
-    assert "[object" in outcome.output  # printed as text, not swallowed as rich markup
-    outcome = CliRunner().invoke(cli.app, ["probe", "-w", str(shelf), MACHINE, "--parity"])
-    assert outcome.exit_code == 0
-    assert MACHINE in outcome.output and "pass" in outcome.output
+    assert probed(report) == [(MACHINE, "machines"), (GAME, "games")]
