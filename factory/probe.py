@@ -1,10 +1,10 @@
 """The dynamic gate: open each product from disk in headless Chromium, drive it, photograph it.
 
-Machines get every probe rule of the reference (numbered 1-8 in SPEC.md), plus
-our own order's findings (quantities, keyboard, fault-controls) unless
-`parity` asks for the reference's rules alone. Any other line gets the page
-probe: loads clean, no external request, the screen answers keyboard and
-pointer, screenshots.
+A line names how its products are driven (`Line.probe`). Machines get every
+probe rule of the reference (numbered 1-8 in SPEC.md), plus our own order's
+findings (quantities, keyboard, fault-controls) unless `parity` asks for the
+reference's rules alone. Pages (games) get the page probe: loads clean, no
+external request, the screen answers keyboard and pointer, screenshots.
 
 One browser serves a whole call; `jobs` workers each hold a context and tab
 that product after product reuses while healthy (a renderer's start-up is the
@@ -902,8 +902,11 @@ async def answers_input(
         )
 
 
-PROBES: dict[str, Callable[[Slot, Run], Awaitable[None]]] = {"machines": probe_machine}
-"""Lines with a probe of their own; every other line gets `probe_page`."""
+ROUTINES: dict[str, Callable[[Slot, Run], Awaitable[None]]] = {
+    "machine": probe_machine,
+    "page": probe_page,
+}
+"""How a line's products are driven, by the name the line gives (`Line.probe`)."""
 
 
 # --- running it -------------------------------------------------------------------------
@@ -926,7 +929,7 @@ async def probe_one(chromium: Chromium, slot: Slot | None, run: Run) -> Slot | N
             slot = await Slot.open(await chromium.get())
     healthy = False
     try:
-        body = PROBES.get(target.line.name, probe_page)
+        body = ROUTINES[target.line.probe]
         await asyncio.wait_for(body(slot, run), PRODUCT_SECONDS)
         await slot.tidy()
         healthy = True

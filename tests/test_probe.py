@@ -8,6 +8,7 @@ by one `probe --all` call, so the module launches only a few browsers.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import re
 import shutil
@@ -18,7 +19,9 @@ from playwright.async_api import Error as PlaywrightError
 from typer.testing import CliRunner
 
 from factory import cli
+from factory import lines as lines_module
 from factory import probe as probe_module
+from factory.lines import machines
 from factory.probe import ProbeError, ProbeReport, ProductProbe, probe
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -834,3 +837,34 @@ def test_the_cli_probes_a_machine_and_a_game_in_one_call(tmp_path: Path) -> None
     assert outcome.exit_code == 0, outcome.output
     report = ProbeReport.model_validate_json(outcome.output)
     assert probed(report) == [(MACHINE, "machines"), (GAME, "games")]
+
+
+def test_a_new_line_names_its_probe_routine_without_touching_the_probe(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A third line cannot exist here without a module of its own: the registry is
+    # given one, a copy of the machines line under another name.
+    boats = dataclasses.replace(machines.LINE, name="boats")
+    registry = {**lines_module.all_lines(), "boats": boats}
+    monkeypatch.setattr(lines_module, "all_lines", lambda: registry)
+    shutil.copytree(CORPUS / "shelf" / "machines", tmp_path / "shelf" / "boats")
+    (tmp_path / "catalogue").mkdir()
+    shutil.copy(CORPUS / "catalogue" / "machines.json", tmp_path / "catalogue" / "boats.json")
+    (result,) = probe(tmp_path, line="boats", parity=True).results
+    assert (result.line, result.ok) == ("boats", True), result.problems
+    assert result.details["alarms"] == {"Scale Buildup": 8, "Feed Pump Seizure": 15}
+
+
+def test_the_cli_prints_json_and_exits_one_when_any_product_fails(shelf: Path) -> None:
+    outcome = CliRunner().invoke(
+        cli.app, ["probe", "-w", str(shelf), MACHINE, "r4-open-on-load", "--json"]
+    )
+    assert outcome.exit_code == 1
+    report = ProbeReport.model_validate_json(outcome.output)
+    assert [r.ok for r in report.results] == [True, False]
+    outcome = CliRunner().invoke(cli.app, ["probe", "-w", str(shelf), MACHINE, "r1-console-error"])
+    assert outcome.exit_code == 1
+    assert "[object" in outcome.output  # printed as text, not swallowed as rich markup
+    outcome = CliRunner().invoke(cli.app, ["probe", "-w", str(shelf), MACHINE, "--parity"])
+    assert outcome.exit_code == 0
+    assert MACHINE in outcome.output and "pass" in outcome.output

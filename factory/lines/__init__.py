@@ -43,6 +43,10 @@ class Line:
     facts: tuple[str, ...] = ()
     """The entry fields the shelf page heads a product with (kind, domain, era), whatever
     their length; without them, the entry's first three short text fields."""
+    probe: str = "page"
+    """How the probe drives a product (`factory.probe.ROUTINES`): `page` (loads clean,
+    no external request, answers keyboard and pointer) or `machine` (the reference's
+    eight rules on the fixed `window.machine` API, and our order's findings)."""
     probe_finishes: bool = True
     """Whether the cards' "finished" filter asks for the probe too (the arcade card
     does not: the reference has no browser gate for games)."""

@@ -241,6 +241,7 @@ LINE = Line(
     size_limit=200 * 1024,
     size_target=160 * 1024,
     shots=("desktop", "manual", "phone"),
+    probe="machine",
     facts=("kind", "domain", "era"),
     look_first=3,
     pages=("index.html", "manual.html"),
