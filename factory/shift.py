@@ -292,7 +292,10 @@ class Shift:
         provider = resolve_provider(self.settings)
         settings = self.settings.model_copy(update={"provider": provider})
         if self.settings.provider == "auto" and provider == "builtin":
-            self.note(f"no key in ${self.settings.api_key_env}: the built-in designer is on shift")
+            wanted = f" (the model {self.settings.model} needs one)" if self.settings.model else ""
+            self.note(
+                f"no key in ${self.settings.api_key_env}{wanted}: the built-in designer is on shift"
+            )
         try:
             model = make_model(settings, self.workspace, session_id)
         except DriverError as error:
@@ -307,7 +310,8 @@ class Shift:
         if resolve_provider(self.settings) != "builtin" or line.name in BUILTIN_LINES:
             return True
         self.result.idle = (
-            f"no model configured (no key in ${self.settings.api_key_env}) and the built-in "
+            f"no model configured (no key in ${self.settings.api_key_env}, no base URL of "
+            "our own) and the built-in "
             f"designer makes {', '.join(BUILTIN_LINES)} only: the {self.result.order} order "
             "waits for a model"
         )

@@ -167,14 +167,15 @@ def test_make_model_chooses_by_provider(tmp_path: Path, monkeypatch: pytest.Monk
     [
         ({}, {}, "builtin"),  # the shift's offline default
         ({}, {"SOME_KEY_VAR": "k"}, "openai"),
-        ({"model": "m"}, {}, "openai"),
+        # A model on the default endpoint (OpenRouter) cannot answer without a key.
+        ({"model": "m"}, {}, "builtin"),
         ({"base_url": "http://127.0.0.1:8080/v1"}, {}, "openai"),
         ({"base_url": Settings().base_url}, {}, "builtin"),  # the default, written out
         ({"provider": "builtin", "model": "m"}, {"SOME_KEY_VAR": "k"}, "builtin"),
         ({"provider": "replay"}, {"SOME_KEY_VAR": "k"}, "replay"),
     ],
 )
-def test_auto_is_openai_when_a_key_endpoint_or_model_is_named(
+def test_auto_is_openai_when_a_key_or_an_endpoint_of_our_own_is_named(
     changes: dict, environ: dict, expected: str
 ) -> None:
     settings = Settings(api_key_env="SOME_KEY_VAR", **changes)

@@ -20,14 +20,18 @@ class DriverError(ValueError):
 
 
 def resolve_provider(settings: Settings, environ: dict[str, str] | None = None) -> str:
-    """`auto` is openai when its key is present or an endpoint or model is named (a local
-    server needs no key), else the built-in designer."""
+    """`auto` is openai when its key is present or an endpoint of our own is named (a local
+    server needs no key), else the built-in designer: a model named on the default
+    endpoint, which always needs a key, cannot take a shift without one."""
     if settings.provider != "auto":
         return settings.provider
     environ = dict(os.environ if environ is None else environ)
-    default_url = Settings.model_fields["base_url"].default
-    named = bool(settings.model) or settings.base_url != default_url
-    return "openai" if environ.get(settings.api_key_env) or named else "builtin"
+    return "openai" if environ.get(settings.api_key_env) or own_endpoint(settings) else "builtin"
+
+
+def own_endpoint(settings: Settings) -> bool:
+    """Whether the base URL was set away from the default (a local or private server)."""
+    return settings.base_url != Settings.model_fields["base_url"].default
 
 
 def make_model(settings: Settings, workspace: Path, session_id: str) -> Model:
