@@ -5,7 +5,7 @@ Nothing is mocked (the designer needs no model endpoint).
 
 Twenty machines are designed and statically checked, and every manual's procedure
 is followed in one browser page; the dynamic probe runs on a SAMPLE of them, the
-fewest that between them cover every layout and every simulation family (the
+fewest that between them cover every layout and every simulation engine (the
 probe's cost is per machine and nothing in it varies except layout and
 simulation), so the module stays near a minute on two shared cores. The full
 twenty are probed by benchmarks/bench_shifts.py, through real shifts.
@@ -14,8 +14,11 @@ twenty are probed by benchmarks/bench_shifts.py, through real shifts.
 from __future__ import annotations
 
 import colorsys
+import html
 import json
 import os
+import random
+import re
 import shutil
 from pathlib import Path
 
@@ -25,9 +28,16 @@ from PIL import Image
 from factory.browser import launch_options
 from factory.check import check
 from factory.designer import parts
-from factory.designer.choose import design_for, distance, entry, hex_rgb
+from factory.designer.choose import (
+    design_for,
+    distance,
+    entry,
+    hex_rgb,
+    mixed_case,
+    tagline_for,
+)
 from factory.designer.measure import Measures, measure, revise
-from factory.designer.render import procedure, render
+from factory.designer.render import case, procedure, render
 from factory.lines import fold
 from factory.lines.machines import DOMAINS, ERAS, LINE
 from factory.probe import probe
@@ -85,8 +95,77 @@ def test_twenty_machines_are_all_different(shelf):
         assert a.layout.key != b.layout.key, (a.slug, b.slug)
         assert [c.kind for c in a.controls] != [c.kind for c in b.controls]
     assert len({d.layout.key for d in designs}) == len(parts.LAYOUTS)
-    assert len({d.family.key for d in designs}) >= 7
+    assert len({d.words.engine for d in designs}) >= 7
     assert len({d.material.key for d in designs}) >= 12
+
+
+def test_every_machine_speaks_in_its_own_kind(shelf):
+    """Quantities, controls, faults and alarms are the kind's own words, not a set shared
+    by every kind of one simulation engine: no fault is on two machines, no two
+    machines share a tagline, and what the panel says is what the kind says."""
+    root, designs = shelf
+    entries = json.loads((root / "catalogue" / "machines.json").read_text())
+    faults = [fault for e in entries for fault in e["faults"]]
+    assert len(faults) == len(set(faults))
+    assert len({fold(e["tagline"]) for e in entries}) == COUNT
+    for design, e in zip(designs, entries, strict=True):
+        words = design.words
+        assert fold(e["kind"]).endswith(words.name)
+        assert set(e["faults"]) <= {words.heat, words.leak, words.drift}
+        assert e["controls"] == [words.master, words.aux, words.mode, words.setpoint, words.ack]
+        assert e["tagline"].startswith(words.motto)
+        panel = (root / "shelf" / "machines" / design.slug / "index.html").read_text()
+        for q in (words.u, words.v, words.w):
+            assert html.escape(case(design, q.label)) in panel, (design.slug, q.label)
+
+
+def test_the_kind_table_gives_every_kind_words_of_its_own():
+    kinds = [words for domain in DOMAINS for words in parts.KINDS[domain]]
+    assert len({k.name for k in kinds}) == len(kinds) == 3 * len(DOMAINS)
+    faults = [f for k in kinds for f in (k.heat, k.leak, k.drift)]
+    assert len(faults) == len(set(faults))
+    assert len({(k.v_alarm, k.w_alarm, k.s_alarm) for k in kinds}) == len(kinds)
+    assert len({k.motto for k in kinds}) == len(kinds)
+    for k in kinds:
+        assert k.engine in parts.ENGINES
+        assert len({k.master, k.mode, k.setpoint, k.aux, k.ack}) == 5, k.name
+        assert len({k.u.key, k.v.key, k.w.key}) == 3, k.name
+        assert all(re.fullmatch(r"[a-z0-9_]+", q.key) for q in (k.u, k.v, k.w)), k.name
+
+
+@pytest.mark.parametrize("era", ERAS)
+def test_controls_are_the_kinds_their_era_made(era):
+    """A 1920s panel gets knife switches, levers and rotary selectors, never the
+    thumbwheels and key switches of the 1980s; still four controls of three kinds."""
+    others = [{"domain": d, "era": e} for d in DOMAINS for e in ERAS if e != era]
+    seen = set()
+    for seed in range(8):
+        design = design_for(others, f"era-{seed}", created="2025-06-01")
+        assert design.era == era
+        kinds = [c.kind for c in design.controls]
+        assert len(kinds) >= 4 and len(set(kinds)) >= 3
+        for control in design.controls:
+            assert era in parts.CONTROL_KINDS[control.role][control.kind], control
+        seen |= set(kinds)
+    if era == "1920s":
+        assert not seen & {"thumbwheel", "key switch", "slider", "rocker switch", "piano keys"}
+        assert "knife switch" in seen
+
+
+def test_a_tagline_the_shelf_has_is_closed_another_way():
+    words = parts.KINDS["agriculture"][0]
+    first = tagline_for(random.Random(1), words, [])
+    second = tagline_for(random.Random(1), words, [{"tagline": first}])
+    assert first == f"{words.motto}."
+    assert second != first and second.startswith(f"{words.motto}, ")
+
+
+@pytest.mark.parametrize(
+    ("legend", "printed"),
+    [("CO2 HIGH", "CO2 High"), ("DO LOW", "DO Low"), ("GRAIN HOT", "Grain Hot")],
+)
+def test_mixed_case_eras_keep_acronyms(legend, printed):
+    assert mixed_case(legend) == printed
 
 
 def test_materials_keep_their_hue(shelf):
@@ -140,22 +219,22 @@ def test_the_static_gate_passes_the_shelf(shelf):
 
 
 def sample(designs: list) -> list:
-    """The fewest designs (greedy) that cover every layout and simulation family drawn."""
+    """The fewest designs (greedy) that cover every layout and simulation engine drawn."""
     wanted = {("layout", d.layout.key) for d in designs} | {
-        ("family", d.family.key) for d in designs
+        ("engine", d.words.engine) for d in designs
     }
     chosen = []
     while wanted:
         best = max(
             designs,
-            key=lambda d: len(wanted & {("layout", d.layout.key), ("family", d.family.key)}),
+            key=lambda d: len(wanted & {("layout", d.layout.key), ("engine", d.words.engine)}),
         )
         chosen.append(best)
-        wanted -= {("layout", best.layout.key), ("family", best.family.key)}
+        wanted -= {("layout", best.layout.key), ("engine", best.words.engine)}
     return chosen
 
 
-def test_the_probe_passes_a_sample_covering_every_layout_and_family(shelf):
+def test_the_probe_passes_a_sample_covering_every_layout_and_engine(shelf):
     root, designs = shelf
     picked = sample(designs)
     assert len(picked) <= 12
@@ -204,11 +283,11 @@ def test_the_manual_procedure_brings_every_machine_to_nominal(shelf):
             assert state["alarms"] == [], design.slug
             assert state["nominal"] is True, (design.slug, state)
             # An alarm left standing has its consequence: the plant trips (and, per
-            # family, pays its own price, e.g. a damaged bearing stays damaged).
+            # engine, pays its own price, e.g. a damaged bearing stays damaged).
             page.evaluate(f"machine.inject({json.dumps(design.faults[0].name)})")
             ignored = page.evaluate("machine.tick(120)")
             assert ignored["tripped"] is True and design.trip_alarm in ignored["alarms"]
-            if design.family.key == "rotating":
+            if design.words.engine == "rotating":
                 assert ignored.get("damaged") is True
             # And the machine really was cold before: reset undoes it all.
             cold = page.evaluate("machine.reset(), machine.tick(5)")

@@ -45,7 +45,8 @@ class Design:
     kind: str
     domain: str
     era: str
-    family: parts.Family
+    words: parts.Kind
+    """The kind's own words (quantities, controls, faults, alarms) and its engine."""
     material: parts.Material
     accent: str
     legend: parts.Legend
@@ -115,11 +116,11 @@ def _valid_colour(value: Any) -> bool:
     return isinstance(value, str) and re.fullmatch(r"#[0-9a-fA-F]{6}", value) is not None
 
 
-def _family_of(kind: str) -> str | None:
+def _engine_of(kind: str) -> str | None:
     for kinds in parts.KINDS.values():
-        for base, family in kinds:
-            if fold(kind).endswith(base):
-                return family
+        for words in kinds:
+            if fold(kind).endswith(words.name):
+                return words.engine
     return None
 
 
@@ -140,7 +141,7 @@ def _domain_era(rng: random.Random, catalogue: list[dict[str, Any]]) -> tuple[st
     taken = {(fold(e.get("domain", "")), fold(e.get("era", ""))) for e in catalogue}
     recent_domains = [fold(e.get("domain", "")) for e in catalogue[-8:]]
     recent_eras = [fold(e.get("era", "")) for e in catalogue[-4:]]
-    last_family = _family_of(str(catalogue[-1].get("kind", ""))) if catalogue else None
+    last_engine = _engine_of(str(catalogue[-1].get("kind", ""))) if catalogue else None
     pairs = [(d, e) for d in DOMAINS for e in ERAS if (d, e) not in taken]
     if not pairs:
         raise ValueError("every (domain, era) pair is taken: the shelf is full")
@@ -148,29 +149,31 @@ def _domain_era(rng: random.Random, catalogue: list[dict[str, Any]]) -> tuple[st
     def penalty(pair: tuple[str, str]) -> float:
         domain, era = pair
         score = 2.0 * recent_domains.count(domain) + 1.5 * recent_eras.count(era)
-        if last_family and {f for _, f in parts.KINDS[domain]} == {last_family}:
+        if last_engine and {k.engine for k in parts.KINDS[domain]} == {last_engine}:
             score += 1.0
         return score
 
     return _pick(rng, pairs, penalty)
 
 
-def _kind(rng: random.Random, domain: str, catalogue: list[dict[str, Any]]) -> tuple[str, str]:
+def _kind(
+    rng: random.Random, domain: str, catalogue: list[dict[str, Any]]
+) -> tuple[str, parts.Kind]:
     taken = {fold(e.get("kind", "")) for e in catalogue}
-    last_family = _family_of(str(catalogue[-1].get("kind", ""))) if catalogue else None
+    last_engine = _engine_of(str(catalogue[-1].get("kind", ""))) if catalogue else None
     options = list(parts.KINDS[domain])
     rng.shuffle(options)
-    options.sort(key=lambda option: option[1] == last_family)
-    for base, family in options:
-        if fold(base) not in taken:
-            return base, family
+    options.sort(key=lambda option: option.engine == last_engine)
+    for words in options:
+        if fold(words.name) not in taken:
+            return words.name, words
     for qualifier in parts.QUALIFIERS:
-        for base, family in options:
-            kind = f"{qualifier} {base}"
+        for words in options:
+            kind = f"{qualifier} {words.name}"
             if fold(kind) not in taken:
-                return kind, family
-    base, family = options[0]
-    return f"{base} {len(catalogue) + 1}", family
+                return kind, words
+    words = options[0]
+    return f"{words.name} {len(catalogue) + 1}", words
 
 
 CODES = {
@@ -249,15 +252,20 @@ def _palette(
     raise ValueError("no palette keeps its distance from every catalogue entry")
 
 
-def _faults(rng: random.Random, family: parts.Family, upper: bool) -> list[Fault]:
+def _faults(rng: random.Random, words: parts.Kind, upper: bool) -> list[Fault]:
     table = [
-        Fault(family.heat, "heat", family.v_alarm),
-        Fault(family.leak, "leak", family.w_alarm),
-        Fault(family.drift, "drift", family.s_alarm),
+        Fault(words.heat, "heat", words.v_alarm),
+        Fault(words.leak, "leak", words.w_alarm),
+        Fault(words.drift, "drift", words.s_alarm),
     ]
     if rng.random() < 0.35:
         table.pop(rng.randrange(3))
-    return [Fault(f.name, f.family, f.alarm if upper else f.alarm.title()) for f in table]
+    return [Fault(f.name, f.family, f.alarm if upper else mixed_case(f.alarm)) for f in table]
+
+
+def mixed_case(legend: str) -> str:
+    """`CO2 HIGH` as a mixed-case era prints it: `CO2 High`, never `Co2 High`."""
+    return " ".join(w if w in parts.ACRONYMS else w.capitalize() for w in legend.split())
 
 
 def _positions(kind: str, role: str, era: parts.Era) -> tuple[str, ...]:
@@ -271,11 +279,34 @@ def _positions(kind: str, role: str, era: parts.Era) -> tuple[str, ...]:
         return tuple(str(v) for v in range(0, 101, step))
     if role == "ack":
         return (case("ready"), case("pressed"))
-    if kind == "isolator handle":
+    if kind in ("isolator handle", "knife switch"):
         return (case("open"), case("closed"))
     if kind == "push-pull knob":
         return (case("in"), case("out"))
     return (case("off"), case("on"))
+
+
+def tagline_for(rng: random.Random, words: parts.Kind, catalogue: list[dict[str, Any]]) -> str:
+    """The kind's motto, closed by the first tail the shelf does not have yet."""
+    taken = {fold(e.get("tagline", "")) for e in catalogue}
+    tails = list(parts.TAILS)
+    rng.shuffle(tails)
+    for text in (words.motto, *(f"{words.motto}, {tail}" for tail in tails)):
+        if fold(f"{text}.") not in taken:
+            return f"{text}."
+    return f"{words.motto}, number {len(catalogue) + 1} of its line."
+
+
+def _control_kinds(rng: random.Random, era: str, avoid, last: str) -> dict[str, str]:
+    """One control kind per role, from those the era made; the auxiliary never
+    repeats the master's kind, so the panel shows as many kinds as it can, and
+    where the era offers a choice the kinds of the last machine give way."""
+    chosen: dict[str, str] = {}
+    for role in ("master", "mode", "setpoint", "aux", "ack"):
+        options = [k for k, eras in parts.CONTROL_KINDS[role].items() if era in eras]
+        options = [k for k in options if k not in chosen.values()] or options
+        chosen[role] = _pick(rng, options, lambda k: avoid(k, 1.0) + 2.0 * (k in last))
+    return chosen
 
 
 def mode_gain(label: str, run: str) -> float:
@@ -290,8 +321,7 @@ def design_for(catalogue: list[dict[str, Any]], seed: str, created: str | None =
     rng = rng_for(seed, catalogue)
     domain, era_key = _domain_era(rng, catalogue)
     era = parts.ERAS[era_key]
-    kind, family_key = _kind(rng, domain, catalogue)
-    family = parts.FAMILIES[family_key]
+    kind, words = _kind(rng, domain, catalogue)
     recent = _recent_text(catalogue, 6)
     near = _recent_text(catalogue, 3)
 
@@ -308,25 +338,19 @@ def design_for(catalogue: list[dict[str, Any]], seed: str, created: str | None =
     layouts = [lay for lay in parts.LAYOUTS if not lay.eras or era_key in lay.eras]
     layout = _pick(rng, layouts, lambda lay: avoid(lay.phrase, 4.0))
     maintenance = _pick(rng, list(parts.MAINTENANCE), lambda m: avoid(m, 1.0))
-    kinds = {
-        "master": _pick(rng, list(parts.MASTER_KINDS), lambda k: avoid(k, 1.0)),
-        "mode": _pick(rng, list(parts.MODE_KINDS), lambda k: avoid(k, 1.0)),
-        "setpoint": _pick(rng, list(parts.SETPOINT_KINDS), lambda k: avoid(k, 1.0)),
-        "aux": _pick(rng, list(parts.AUX_KINDS), lambda k: avoid(k, 1.0)),
-        "ack": parts.ACK_KINDS[0],
-    }
+    kinds = _control_kinds(rng, era_key, avoid, _recent_text(catalogue, 1))
     names = {
-        "master": family.master,
-        "mode": family.mode,
-        "setpoint": family.setpoint,
-        "aux": family.aux,
-        "ack": family.ack,
+        "master": words.master,
+        "mode": words.mode,
+        "setpoint": words.setpoint,
+        "aux": words.aux,
+        "ack": words.ack,
     }
     controls = [
         Control(names[role], kinds[role], role, _positions(kinds[role], role, era))
         for role in ("master", "aux", "mode", "setpoint", "ack")
     ]
-    faults = _faults(rng, family, era.upper)
+    faults = _faults(rng, words, era.upper)
     maker, code, name = _name(rng, era, kind, catalogue)
     others = [m for m in in_era(parts.MATERIALS) if m is not material]
     others.sort(key=lambda m: avoid(m.phrase) + rng.random())
@@ -387,13 +411,14 @@ def design_for(catalogue: list[dict[str, Any]], seed: str, created: str | None =
         f"from a {maintenance}"
     )
     trip = "TRIPPED" if era.upper else "Tripped"
+    tagline = tagline_for(rng, words, catalogue)
     return Design(
         slug=slugify(name),
         name=name,
         kind=kind,
         domain=domain,
         era=era_key,
-        family=family,
+        words=words,
         material=material,
         accent=accent_name,
         legend=legend,
@@ -407,7 +432,7 @@ def design_for(catalogue: list[dict[str, Any]], seed: str, created: str | None =
         palette=[chassis, accent, ink, plate, face],
         design=design_text,
         interaction=interaction,
-        tagline=parts.TAGLINES[family_key],
+        tagline=tagline,
         created=created or date.today().isoformat(),
         params=params,
         target=target,

@@ -21,7 +21,7 @@ from typing import Any
 from factory.designer import VERSION
 from factory.designer.choose import Design, design_for, entry
 from factory.designer.measure import measure, revise
-from factory.designer.render import article, procedure, render
+from factory.designer.render import article, physics_text, procedure, render
 from factory.lines import all_lines
 from factory.lines.machines import LINE as MACHINES
 from factory.model import Reply, Request, ToolCall, Usage
@@ -362,8 +362,7 @@ Type: {design.era_style.label_font}.
 {controls}
 
 ## Simulation
-{design.family.u.label} follows the demand; {design.family.v.label.lower()} rises with it and the
-{design.family.aux} carries it away; {design.family.w.label.lower()} is drawn down and topped up.
+Engine: {design.words.engine}. {physics_text(design)}
 An alarm left standing trips the machine after {design.params["grace"]:.0f} s.
 
 ## Faults

@@ -1,13 +1,15 @@
 """The grammar of parts the designer composes machines from: data only.
 
-Chassis materials, legend styles, lamp types, control kinds, layouts,
-instrument kinds, simulation families with their fault families, kinds per
-domain and the period type stacks per era. `choose` picks from these tables and
+Chassis materials, legend styles, lamp types, control kinds by era, layouts,
+instrument kinds, the simulation engines, the kinds per domain (each in its own
+words: quantities, controls, faults, alarm legends, motto) and the period type
+stacks per era. `choose` picks from these tables and
 `render` draws them; this module must never decide or draw anything itself.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -128,14 +130,48 @@ LAYOUTS = (
 )  # fmt: skip
 
 
-# Control kinds by the role they play. Every machine gets one of each role,
-# so it always has at least three different kinds (role choices never overlap
-# between master, mode and setpoint).
-MASTER_KINDS = ("key switch", "guarded toggle", "isolator handle")
-MODE_KINDS = ("rotary selector", "piano keys")
-SETPOINT_KINDS = ("slider", "lever", "thumbwheel", "vernier knob")
-AUX_KINDS = ("bat toggle", "push-pull knob", "rocker switch")
-ACK_KINDS = ("push button",)
+ALL_ERAS = (
+    "1920s",
+    "1940s",
+    "1950s",
+    "1960s",
+    "1970s",
+    "1980s",
+    "1990s",
+    "2000s",
+    "2020s",
+    "speculative",
+)
+
+# Control kinds by the role they play, each with the eras that made it: a 1920s
+# panel gets knife switches, levers and push-pull knobs, a 1980s one thumbwheels,
+# key switches and rockers. Every machine gets one of each role, so it always has
+# at least three different kinds (no kind serves two of master, mode and setpoint).
+CONTROL_KINDS = {
+    "master": {
+        "knife switch": ("1920s", "1940s"),
+        "isolator handle": ("1920s", "1940s", "1950s", "1960s", "1970s", "1980s"),
+        "guarded toggle": ("1950s", "1960s", "1970s", "1980s", "1990s", "2000s", "2020s", "speculative"),
+        "key switch": ("1960s", "1970s", "1980s", "1990s", "2000s", "2020s", "speculative"),
+    },
+    "mode": {
+        "rotary selector": ALL_ERAS,
+        "piano keys": ("1950s", "1960s", "1970s", "1980s"),
+    },
+    "setpoint": {
+        "lever": ("1920s", "1940s", "1950s", "1960s", "speculative"),
+        "vernier knob": ("1920s", "1940s", "1950s", "1960s", "1970s", "1980s", "1990s", "2000s", "2020s"),
+        "thumbwheel": ("1970s", "1980s", "1990s", "2000s"),
+        "slider": ("1970s", "1980s", "1990s", "2000s", "2020s", "speculative"),
+    },
+    "aux": {
+        "knife switch": ("1920s",),
+        "push-pull knob": ("1920s", "1940s", "1950s", "1960s"),
+        "bat toggle": ("1940s", "1950s", "1960s", "1970s", "1980s", "1990s", "2000s", "2020s"),
+        "rocker switch": ("1980s", "1990s", "2000s", "2020s", "speculative"),
+    },
+    "ack": {"push button": ALL_ERAS},
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -170,7 +206,7 @@ ERAS = {
 @dataclass(frozen=True)
 class Quantity:
     key: str
-    """Short internal name (u, v, w) is fixed; this is the state() key."""
+    """The state() key, derived from the label."""
     label: str
     unit: str
     lo: float
@@ -178,89 +214,448 @@ class Quantity:
 
 
 @dataclass(frozen=True)
-class Family:
-    """One small ODE system: output u follows demand, v rises with u and is
-    carried off by the auxiliary, reserve w is drawn by u and topped up by the
-    auxiliary; s is a sensor's disagreement. The three faults attack v, w and s."""
+class Engine:
+    """One small ODE system, the same under many kinds: output u follows demand,
+    v rises with u and is held down by the auxiliary, reserve w is drawn by u and
+    made up by the auxiliary; s is a sensor's disagreement. The three faults
+    attack v, w and s. The texts are templates in the kind's own words:
+    {kind}, {u}, {v}, {w}, {aux}."""
 
     key: str
+    extra: str
+    """The fourth, engine-only quantity in state() (normalised 0..1)."""
+    overview: str
+    """How the coupled system behaves, in the manual's words."""
+    consequence: str
+    """What an alarm left standing does, beyond tripping."""
+
+
+ENGINES = {
+    "thermal": Engine("thermal", "loop_return", "The {u} heats a thermal mass and the {aux} carries the heat away through a loop that lags behind it, so the {v} creeps on for a few minutes after any change of demand. The {w} is used up while the {kind} works and made up again by the {aux}.", "the {kind} trips: demand is cut and the {aux} is forced on until reset"),
+    "hydraulic": Engine("hydraulic", "relief_flow", "The {v} rises with the square of the {u}, so the last few percent of demand cost the most. The {w} falls as the {u} draws on it and rises again while the {aux} is open; above the alarm line a relief valve starts to pass flow back.", "the relief valve lifts fully, dumping pressure and part of the {w}, and the {kind} trips"),
+    "rotating": Engine("rotating", "vibration", "The machine has inertia: the {u} answers the demand slowly, and friction heat grows faster than the speed itself, so the {v} climbs steeply near full speed. Vibration follows the {v}; the {w} is drawn while it turns and returned by the {aux}.", "the bearing is damaged: friction stays high until the machine is reset, and the drive trips"),
+    "electrical": Engine("electrical", "breaker_heat", "Heat goes with the square of the {u} (I squared R) and shows as the {v}; the {aux} carries it away. The {w} holds up the control supply and is charged while the {aux} runs and the load is moderate.", "the breaker opens and the {w} carries the house load, draining until reset"),
+    "chemical": Engine("chemical", "conversion", "The process feeds itself: below the alarm line the {v} follows the {u} calmly, above it the {v} runs away unless the {aux} checks it. The {w} is used up with the feed and made up by the {aux}.", "the bursting disc vents, losing part of the {w}, and the {kind} trips"),
+    "signal": Engine("signal", "reflected_power", "The {v} rises with the {u}. The {w} keeps the line dry; when it falls the line starts to arc and reflected power adds to the heat in the output stage. The {aux} keeps the output stage cool and the {w} topped up.", "the HT crowbar fires: the {kind} drops off the air until reset"),
+    "lifesupport": Engine("lifesupport", "absorber_load", "The load never rests: once armed, what the {v} measures is produced at a steady rate and removed in proportion to the {u}, so more {u} means a lower {v}. The {w} is drawn down as the {kind} works and made up by the {aux}.", "the {kind} falls back to its emergency bleed, which drains the {w} until reset"),
+    "cryo": Engine("cryo", "suction_superheat", "The {v} rises in proportion to the {u}, and a short {w} makes it higher for the same duty. The {aux} rejects the heat and keeps the {w} where it belongs.", "the high-pressure cut-out locks the {kind} out until reset"),
+    "motion": Engine("motion", "tractive_effort", "The load has mass: the {u} gains slowly, and the {v} rises with the effort, which is largest while accelerating and settles once the speed is reached. The {w} works the brakes and is kept up by the {aux}.", "a penalty brake application: power is cut, the brakes go on and the {w} falls"),
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of machine in its own words: what a person reads on its panel and in
+    its manual (quantities, controls, faults, alarm legends, what it is for), over
+    the engine that simulates it."""
+
+    name: str
+    engine: str
     u: Quantity
+    """The output that follows the demand."""
     v: Quantity
+    """What rises with the output; alarms high."""
     w: Quantity
+    """The reserve the output draws on; alarms low."""
     master: str
     mode: str
     setpoint: str
     aux: str
+    """Holds the v down and makes the w up."""
     ack: str
     heat: str
+    """The fault that stops v being held down."""
     leak: str
+    """The fault that drains w."""
     drift: str
+    """The fault of an instrument reading u."""
     v_alarm: str
     w_alarm: str
     s_alarm: str
+    motto: str
+    """What it is for, the seed of its tagline."""
 
 
-def _q(key: str, label: str, unit: str, lo: float, hi: float) -> Quantity:
-    return Quantity(key, label, unit, lo, hi)
+def _key(label: str) -> str:
+    ascii_label = label.lower().replace("₂", "2").replace("³", "3")
+    return "_".join(re.findall(r"[a-z0-9]+", ascii_label))
 
 
-FAMILIES = {
-    "thermal": Family("thermal", _q("heater_output", "Heater output", "%", 0, 100), _q("core_temperature", "Core temperature", "°C", 20, 620), _q("coolant_inventory", "Coolant inventory", "%", 0, 100), "master isolator", "duty selector", "heat demand", "coolant pump", "alarm accept", "coolant pump seizure", "coolant loop leak", "thermocouple drift", "CORE TEMP HIGH", "COOLANT LOW", "TC DISAGREE"),
-    "hydraulic": Family("hydraulic", _q("pump_speed", "Pump speed", "rpm", 0, 1800), _q("discharge_pressure", "Discharge pressure", "bar", 0, 40), _q("sump_level", "Sump level", "%", 0, 100), "mains contactor", "pump mode", "speed setting", "priming valve", "horn silence", "relief valve stuck shut", "sump drain leak", "pressure transducer drift", "PRESSURE HIGH", "SUMP LOW", "PT DISAGREE"),
-    "rotating": Family("rotating", _q("shaft_speed", "Shaft speed", "rpm", 0, 3600), _q("bearing_temperature", "Bearing temperature", "°C", 15, 140), _q("lube_oil_level", "Lube oil level", "%", 0, 100), "main breaker", "drive mode", "speed demand", "lube oil pump", "alarm acknowledge", "bearing overheating", "oil line fracture", "tachometer drift", "BEARING HOT", "LUBE OIL LOW", "TACHO DISAGREE"),
-    "electrical": Family("electrical", _q("load_current", "Load current", "A", 0, 1200), _q("winding_temperature", "Winding temperature", "°C", 20, 180), _q("battery_charge", "Battery charge", "%", 0, 100), "supply key", "output mode", "load setting", "cooling fans", "alarm reset", "cooling fan failure", "battery cell short", "current transformer drift", "WINDING HOT", "BATTERY LOW", "CT DISAGREE"),
-    "chemical": Family("chemical", _q("feed_rate", "Feed rate", "L/min", 0, 240), _q("reactor_pressure", "Reactor pressure", "kPa", 90, 900), _q("solvent_inventory", "Solvent inventory", "%", 0, 100), "plant permit", "process step", "feed valve", "quench water", "alarm mute", "quench valve jam", "solvent line weep", "pH probe fouling", "REACTOR PRESS HIGH", "SOLVENT LOW", "PROBE DISAGREE"),
-    "signal": Family("signal", _q("carrier_power", "Carrier power", "kW", 0, 50), _q("anode_temperature", "Anode temperature", "°C", 20, 260), _q("dry_air_pressure", "Dry-air pressure", "kPa", 0, 60), "HT enable", "transmit mode", "power level", "air blower", "alarm cancel", "blower belt snap", "waveguide pressure loss", "VSWR bridge drift", "ANODE HOT", "DRY AIR LOW", "VSWR FAULT"),
-    "lifesupport": Family("lifesupport", _q("circulation_flow", "Circulation flow", "m³/h", 0, 400), _q("co2_partial_pressure", "CO₂ partial pressure", "mbar", 0, 20), _q("oxygen_reserve", "Oxygen reserve", "%", 0, 100), "system arm", "atmosphere mode", "flow demand", "scrubber fan", "alarm silence", "scrubber saturation", "oxygen manifold leak", "gas analyser drift", "CO2 HIGH", "O2 RESERVE LOW", "ANALYSER DISAGREE"),
-    "cryo": Family("cryo", _q("compressor_duty", "Compressor duty", "%", 0, 100), _q("condenser_pressure", "Condenser pressure", "bar", 2, 28), _q("refrigerant_charge", "Refrigerant charge", "%", 0, 100), "compressor enable", "cooling stage", "duty setting", "condenser fan", "alarm accept", "condenser fan stall", "refrigerant leak", "probe drift", "HEAD PRESSURE HIGH", "CHARGE LOW", "PROBE DISAGREE"),
-    "motion": Family("motion", _q("line_speed", "Line speed", "km/h", 0, 160), _q("motor_temperature", "Traction motor temperature", "°C", 15, 190), _q("air_reservoir", "Main reservoir air", "bar", 0, 10), "control key", "direction and mode", "power notch", "air compressor", "vigilance acknowledge", "motor blower failure", "brake pipe leak", "speed probe drift", "MOTOR HOT", "RESERVOIR LOW", "SPEED PROBE FAULT"),
-}  # fmt: skip
+def _k(name: str, engine: str, u: tuple, v: tuple, w: tuple, controls: tuple[str, ...],
+       faults: tuple[str, ...], alarms: tuple[str, ...], motto: str) -> Kind:  # fmt: skip
+    """A kind from its table row: quantities as (label, unit, lo, hi); controls as
+    (master, mode, setpoint, aux, ack); faults as (heat, leak, drift); alarms as (v, w, s)."""
+    u_q, v_q, w_q = (Quantity(_key(q[0]), *q) for q in (u, v, w))
+    return Kind(name, engine, u_q, v_q, w_q, *controls, *faults, *alarms, motto)
 
 
 KINDS = {
-    "aerospace": (("wind tunnel fan drive", "rotating"), ("rocket engine test stand", "thermal"), ("composite wing autoclave", "thermal")),
-    "agriculture": (("grain drier", "thermal"), ("irrigation pump station", "hydraulic"), ("milk cooling vat", "cryo")),
-    "aviation": (("runway lighting regulator", "electrical"), ("fuel hydrant pump", "hydraulic"), ("de-icing fluid heater", "thermal")),
-    "broadcast": (("medium-wave transmitter", "signal"), ("outside-broadcast generator", "rotating"), ("television relay amplifier", "signal")),
-    "chemical": (("batch reactor", "chemical"), ("distillation column", "chemical"), ("chlorine scrubber", "chemical")),
-    "civic": (("district heating boiler", "thermal"), ("clock tower drive", "rotating"), ("pneumatic tube exchange", "hydraulic")),
-    "cold-chain": (("blast freezer", "cryo"), ("reefer container unit", "cryo"), ("ice-bank chiller", "cryo")),
-    "data-centre": (("chilled-water plant", "cryo"), ("uninterruptible power cabinet", "electrical"), ("immersion cooling tank", "thermal")),
-    "deep-sea": (("saturation diving habitat", "lifesupport"), ("submersible ballast controller", "hydraulic"), ("seafloor cable repeater", "signal")),
-    "energy": (("tidal turbine", "rotating"), ("solar furnace", "thermal"), ("biogas digester", "chemical")),
-    "laboratory": (("cyclotron magnet supply", "electrical"), ("helium cryostat", "cryo"), ("ultracentrifuge", "rotating")),
-    "marine": (("steam steering engine", "hydraulic"), ("ship's refrigeration plant", "cryo"), ("auxiliary diesel generator", "rotating")),
-    "medical": (("hyperbaric chamber", "lifesupport"), ("negative-pressure ventilator", "lifesupport"), ("sterilising autoclave", "thermal")),
-    "military": (("early-warning radar transmitter", "signal"), ("field water purifier", "chemical"), ("bunker air plant", "lifesupport")),
-    "mining": (("mine winder", "rotating"), ("dewatering pump", "hydraulic"), ("ore flotation cell", "chemical")),
-    "nuclear": (("research reactor", "thermal"), ("spent-fuel pool cooler", "cryo"), ("isotope hot cell", "lifesupport")),
-    "oil-and-gas": (("wellhead choke manifold", "hydraulic"), ("gas compressor station", "rotating"), ("crude stabiliser", "chemical")),
-    "power-grid": (("substation transformer", "electrical"), ("synchronous condenser", "rotating"), ("load-frequency controller", "electrical")),
-    "rail": (("electric locomotive cab", "motion"), ("funicular haulage drive", "motion"), ("turntable drive", "rotating")),
-    "road": (("tunnel ventilation plant", "lifesupport"), ("asphalt batching plant", "thermal"), ("snow-melt road heater", "electrical")),
-    "space": (("orbital life-support rack", "lifesupport"), ("cryogenic propellant farm", "cryo"), ("ion thruster supply", "electrical")),
-    "telecom": (("exchange power plant", "electrical"), ("microwave relay tower", "signal"), ("submarine cable terminal", "signal")),
-    "theatre": (("stage revolve drive", "motion"), ("fly tower counterweight hoist", "hydraulic"), ("lighting dimmer board", "electrical")),
-    "water": (("filtration works", "hydraulic"), ("sewage aeration basin", "lifesupport"), ("desalination plant", "chemical")),
-    "weather": (("hydrogen generator", "chemical"), ("cloud-seeding furnace", "thermal"), ("weather radar", "signal")),
+    "aerospace": (
+        _k("wind tunnel fan drive", "rotating", ("Fan speed", "rpm", 0, 720), ("Fan bearing temperature", "°C", 15, 130), ("Bearing oil level", "%", 0, 100),
+           ("drive breaker", "tunnel run mode", "fan speed demand", "bearing oil pump", "alarm acknowledge"),
+           ("bearing oil cooler blocked", "oil return line fracture", "fan tachometer drift"), ("BEARING HOT", "OIL LEVEL LOW", "TACHO DISAGREE"),
+           "Pulls a steady wind through the working section"),
+        _k("rocket engine test stand", "thermal", ("Thrust", "kN", 0, 400), ("Nozzle wall temperature", "°C", 20, 900), ("Cooling water tank", "%", 0, 100),
+           ("range safety arm", "firing sequence", "throttle", "cooling water pump", "alarm accept"),
+           ("cooling jacket blockage", "water main burst", "thrust load cell drift"), ("NOZZLE HOT", "WATER TANK LOW", "LOAD CELL DISAGREE"),
+           "Holds an engine down at full thrust and keeps it from melting"),
+        _k("composite wing autoclave", "thermal", ("Heater output", "%", 0, 100), ("Part temperature", "°C", 20, 220), ("Cooling water reservoir", "%", 0, 100),
+           ("autoclave mains", "cure cycle", "heat demand", "cooling coil pump", "alarm accept"),
+           ("cooling coil scaled up", "reservoir drain valve weep", "heater wattmeter drift"), ("PART OVERTEMP", "RESERVOIR LOW", "POWER DISAGREE"),
+           "Cures a wing skin under heat and pressure, ply by ply"),
+    ),
+    "agriculture": (
+        _k("grain drier", "thermal", ("Burner firing", "%", 0, 100), ("Grain temperature", "°C", 10, 90), ("Wet-grain hopper", "%", 0, 100),
+           ("burner isolator", "drying programme", "firing rate", "filling elevator", "alarm accept"),
+           ("cooling-air fan failure", "hopper slide gate stuck open", "burner rate sensor drift"), ("GRAIN HOT", "HOPPER LOW", "RATE DISAGREE"),
+           "Dries the harvest without scorching a kernel"),
+        _k("irrigation pump station", "hydraulic", ("Delivery flow", "m³/h", 0, 900), ("Main line pressure", "bar", 0, 16), ("Intake sump level", "%", 0, 100),
+           ("station breaker", "pumping schedule", "flow setting", "sump inlet sluice", "horn silence"),
+           ("surge vessel waterlogged", "intake screen blocked", "flowmeter drift"), ("LINE PRESS HIGH", "SUMP LOW", "FLOW DISAGREE"),
+           "Lifts the river into the furrows at a pressure the pipes can bear"),
+        _k("milk cooling vat", "cryo", ("Compressor duty", "%", 0, 100), ("Condensing pressure", "bar", 2, 24), ("Refrigerant charge", "%", 0, 100),
+           ("vat supply switch", "cooling stage", "duty setting", "condenser fan", "alarm accept"),
+           ("condenser fins full of chaff", "evaporator plate leak", "compressor current drift"), ("HEAD PRESS HIGH", "CHARGE LOW", "DUTY DISAGREE"),
+           "Takes the warmth out of the morning milking"),
+    ),
+    "aviation": (
+        _k("runway lighting regulator", "electrical", ("Lamp circuit current", "A", 0, 6.6), ("Winding temperature", "°C", 20, 160), ("Standby battery", "%", 0, 100),
+           ("regulator supply", "regulator mode", "brightness setting", "cooling blower", "alarm reset"),
+           ("blower filter choked", "battery cell short", "series CT drift"), ("REGULATOR HOT", "BATTERY LOW", "CT DISAGREE"),
+           "Keeps the runway lit at the brightness the tower asks for"),
+        _k("fuel hydrant pump", "hydraulic", ("Hydrant flow", "L/min", 0, 4000), ("Hydrant pressure", "bar", 0, 12), ("Tank farm level", "%", 0, 100),
+           ("pump house breaker", "fuelling mode", "flow demand", "tank transfer valve", "horn silence"),
+           ("surge arrester stuck", "hydrant pit valve leak", "fuel meter drift"), ("HYDRANT PRESS HIGH", "TANK FARM LOW", "METER DISAGREE"),
+           "Puts fuel into wings at the stand without a drop on the apron"),
+        _k("de-icing fluid heater", "thermal", ("Heater output", "kW", 0, 300), ("Fluid temperature", "°C", 5, 95), ("Glycol tank", "%", 0, 100),
+           ("heater main switch", "heater mode", "heat demand", "recirculation pump", "alarm accept"),
+           ("recirculation strainer blocked", "glycol hose split", "heater power meter drift"), ("FLUID HOT", "GLYCOL LOW", "METER DISAGREE"),
+           "Has hot glycol ready before the first departure of a frozen morning"),
+    ),
+    "broadcast": (
+        _k("medium-wave transmitter", "signal", ("Carrier power", "kW", 0, 50), ("Anode temperature", "°C", 20, 260), ("Feeder dry-air pressure", "kPa", 0, 60),
+           ("HT enable", "transmit mode", "power level", "valve cooling blower", "alarm cancel"),
+           ("blower belt snap", "feeder dry-air leak", "carrier monitor drift"), ("ANODE HOT", "DRY AIR LOW", "MONITOR FAULT"),
+           "Puts the programme on the air from dusk to close-down"),
+        _k("outside-broadcast generator", "rotating", ("Engine speed", "rpm", 0, 1800), ("Bearing temperature", "°C", 15, 130), ("Lube oil level", "%", 0, 100),
+           ("engine start", "generator mode", "governor setting", "lube oil primer", "alarm acknowledge"),
+           ("bearing grease breakdown", "sump gasket leak", "governor pickup drift"), ("BEARING TEMP HIGH", "OIL LOW", "SPEED DISAGREE"),
+           "Powers the cameras in a field with no mains for miles"),
+        _k("television relay amplifier", "signal", ("Output power", "W", 0, 2000), ("Klystron temperature", "°C", 20, 240), ("Waveguide air pressure", "kPa", 0, 60),
+           ("beam supply", "relay mode", "drive level", "klystron cooling fan", "alarm cancel"),
+           ("cooling fan bearing seized", "waveguide window crack", "output power meter drift"), ("KLYSTRON HOT", "WAVEGUIDE AIR LOW", "POWER METER FAULT"),
+           "Catches a faint picture over the hill and sends it on strong"),
+    ),
+    "chemical": (
+        _k("batch reactor", "chemical", ("Feed rate", "L/min", 0, 240), ("Reactor pressure", "kPa", 90, 900), ("Solvent inventory", "%", 0, 100),
+           ("plant permit", "process step", "feed valve", "quench water", "alarm mute"),
+           ("quench valve jam", "solvent line weep", "feed flowmeter drift"), ("REACTOR PRESS HIGH", "SOLVENT LOW", "FEED DISAGREE"),
+           "Brings a batch to reaction and no further"),
+        _k("distillation column", "chemical", ("Reboiler steam", "kg/h", 0, 3000), ("Column pressure", "kPa", 90, 400), ("Reflux drum level", "%", 0, 100),
+           ("column permit", "column step", "steam valve", "condenser cooling water", "alarm mute"),
+           ("condenser fouling", "reflux drum drain weep", "steam orifice drift"), ("COLUMN PRESS HIGH", "REFLUX DRUM LOW", "STEAM DISAGREE"),
+           "Splits the mixture into clean cuts, tray by tray"),
+        _k("chlorine scrubber", "chemical", ("Gas inflow", "m³/h", 0, 600), ("Liquor temperature", "°C", 10, 90), ("Caustic reserve", "%", 0, 100),
+           ("scrubber enable", "scrubbing stage", "gas inlet damper", "caustic circulation pump", "alarm mute"),
+           ("liquor cooler blocked", "caustic tank leak", "gas flowmeter drift"), ("LIQUOR HOT", "CAUSTIC LOW", "GAS FLOW DISAGREE"),
+           "Catches every breath of chlorine before it reaches the street"),
+    ),
+    "civic": (
+        _k("district heating boiler", "thermal", ("Burner output", "MW", 0, 12), ("Flow temperature", "°C", 20, 140), ("Feedwater tank", "%", 0, 100),
+           ("boiler house isolator", "firing mode", "heat demand", "feed pump", "alarm accept"),
+           ("circulation pump trip", "feedwater tank leak", "burner output meter drift"), ("FLOW TEMP HIGH", "FEEDWATER LOW", "OUTPUT DISAGREE"),
+           "Keeps a whole district's radiators warm through the winter"),
+        _k("clock tower drive", "rotating", ("Drive shaft speed", "rpm", 0, 60), ("Gear train temperature", "°C", 10, 90), ("Oil reservoir", "%", 0, 100),
+           ("clock supply", "drive mode", "rate regulator", "oiler pump", "bell cancel"),
+           ("gear train binding", "oil cup leak", "shaft counter drift"), ("GEAR TRAIN HOT", "OIL LOW", "COUNTER DISAGREE"),
+           "Keeps four faces telling the same time to the square"),
+        _k("pneumatic tube exchange", "hydraulic", ("Blower speed", "rpm", 0, 3000), ("Tube line pressure", "kPa", 0, 40), ("Air receiver", "%", 0, 100),
+           ("exchange power", "dispatch mode", "blower setting", "receiver compressor", "horn silence"),
+           ("line damper stuck shut", "receiver drain leak", "blower tachometer drift"), ("LINE PRESS HIGH", "RECEIVER LOW", "TACHO DISAGREE"),
+           "Sends a message across town in a brass carrier in under a minute"),
+    ),
+    "cold-chain": (
+        _k("blast freezer", "cryo", ("Compressor duty", "%", 0, 100), ("Discharge pressure", "bar", 2, 26), ("Ammonia charge", "%", 0, 100),
+           ("freezer main switch", "freezing stage", "duty setting", "evaporative condenser", "alarm accept"),
+           ("condenser spray pump failure", "ammonia leak at the coil", "motor current transducer drift"), ("DISCHARGE HIGH", "AMMONIA LOW", "DUTY DISAGREE"),
+           "Freezes a pallet solid before the ice crystals can grow"),
+        _k("reefer container unit", "cryo", ("Compressor speed", "rpm", 0, 3600), ("Head pressure", "bar", 2, 24), ("R-134a charge", "%", 0, 100),
+           ("unit power", "reefer mode", "capacity setting", "condenser fan", "alarm reset"),
+           ("condenser coil salted up", "service valve leak", "speed sensor drift"), ("HEAD PRESS HIGH", "CHARGE LOW", "SPEED DISAGREE"),
+           "Holds a box of fruit at four degrees across an ocean"),
+        _k("ice-bank chiller", "cryo", ("Compressor load", "%", 0, 100), ("Condenser pressure", "bar", 2, 22), ("Receiver level", "%", 0, 100),
+           ("chiller isolator", "charging mode", "load setting", "condenser water pump", "alarm accept"),
+           ("cooling tower fan stall", "receiver relief valve weep", "load sensor drift"), ("COND PRESS HIGH", "RECEIVER LOW", "LOAD DISAGREE"),
+           "Builds ice by night to cool the day's work"),
+    ),
+    "data-centre": (
+        _k("chilled-water plant", "cryo", ("Chiller load", "%", 0, 100), ("Refrigerant head pressure", "bar", 2, 24), ("Refrigerant charge", "%", 0, 100),
+           ("plant enable", "chiller sequence", "load limit", "cooling tower pump", "alarm silence"),
+           ("cooling tower fill fouled", "chiller tube leak", "chiller load meter drift"), ("HEAD PRESS HIGH", "CHARGE LOW", "LOAD DISAGREE"),
+           "Carries the heat of ten thousand servers out to the roof"),
+        _k("uninterruptible power cabinet", "electrical", ("Load current", "A", 0, 800), ("Heatsink temperature", "°C", 20, 110), ("Battery charge", "%", 0, 100),
+           ("input breaker", "UPS mode", "output limit", "cabinet fans", "alarm reset"),
+           ("fan tray failure", "battery string fault", "output CT drift"), ("HEATSINK HOT", "BATTERY LOW", "CT DISAGREE"),
+           "Holds the racks up through the seconds the mains goes away"),
+        _k("immersion cooling tank", "thermal", ("Rack power", "kW", 0, 200), ("Bath temperature", "°C", 20, 70), ("Dielectric fluid level", "%", 0, 100),
+           ("tank power", "tank mode", "power cap", "fluid circulation pump", "alarm accept"),
+           ("heat exchanger fouling", "fluid loss at the lid seal", "rack power meter drift"), ("BATH HOT", "FLUID LOW", "POWER DISAGREE"),
+           "Sinks the servers in cool oil and keeps it cool"),
+    ),
+    "deep-sea": (
+        _k("saturation diving habitat", "lifesupport", ("Gas circulation", "m³/h", 0, 300), ("CO₂ partial pressure", "mbar", 0, 20), ("Oxygen bank", "%", 0, 100),
+           ("life support arm", "chamber mode", "circulation demand", "scrubber blower", "alarm silence"),
+           ("soda-lime exhausted", "oxygen bank leak", "circulation flowmeter drift"), ("CO2 HIGH", "O2 BANK LOW", "FLOW DISAGREE"),
+           "Keeps six divers breathing at two hundred metres"),
+        _k("submersible ballast controller", "hydraulic", ("Ballast pump speed", "rpm", 0, 2400), ("Hydraulic pressure", "bar", 0, 210), ("Reservoir oil level", "%", 0, 100),
+           ("ballast power", "trim mode", "pump demand", "oil make-up pump", "horn silence"),
+           ("relief valve stuck shut", "hull penetrator oil leak", "pump speed pickup drift"), ("HYD PRESS HIGH", "RESERVOIR LOW", "SPEED DISAGREE"),
+           "Trims the boat level, a few litres at a time"),
+        _k("seafloor cable repeater", "signal", ("Pump laser power", "mW", 0, 500), ("Amplifier case temperature", "°C", 2, 80), ("Housing gas pressure", "kPa", 0, 60),
+           ("shore power feed", "line mode", "pump laser drive", "cooling loop pump", "alarm cancel"),
+           ("heat pipe dry-out", "housing seal leak", "optical power monitor drift"), ("CASE HOT", "HOUSING GAS LOW", "MONITOR FAULT"),
+           "Lifts the light back up every sixty kilometres of seabed"),
+    ),
+    "energy": (
+        _k("tidal turbine", "rotating", ("Rotor speed", "rpm", 0, 20), ("Main bearing temperature", "°C", 5, 110), ("Gearbox oil level", "%", 0, 100),
+           ("turbine breaker", "turbine mode", "blade pitch", "gearbox oil pump", "alarm acknowledge"),
+           ("bearing cooler barnacled", "gearbox seal leak", "rotor encoder drift"), ("MAIN BEARING HOT", "GEARBOX OIL LOW", "ENCODER DISAGREE"),
+           "Turns twice a day with the tide and never asks for fuel"),
+        _k("solar furnace", "thermal", ("Heliostat focus", "%", 0, 100), ("Receiver temperature", "°C", 20, 1400), ("Cooling water tank", "%", 0, 100),
+           ("heliostat field enable", "tracking mode", "focus demand", "receiver cooling pump", "alarm accept"),
+           ("cooling jacket steam lock", "tank feed pipe leak", "flux gauge drift"), ("RECEIVER HOT", "COOLING WATER LOW", "FLUX DISAGREE"),
+           "Gathers a hillside of sunlight onto one white-hot plate"),
+        _k("biogas digester", "chemical", ("Sludge feed", "m³/h", 0, 40), ("Digester gas pressure", "mbar", 0, 50), ("Lime dosing reserve", "%", 0, 100),
+           ("digester permit", "digestion stage", "feed setting", "recirculation pump", "alarm mute"),
+           ("gas holder valve jam", "lime tank leak", "sludge flowmeter drift"), ("GAS PRESS HIGH", "LIME LOW", "FEED DISAGREE"),
+           "Turns the town's sludge into gas for its own boilers"),
+    ),
+    "laboratory": (
+        _k("cyclotron magnet supply", "electrical", ("Magnet current", "A", 0, 1200), ("Coil temperature", "°C", 20, 90), ("Control battery", "%", 0, 100),
+           ("supply key", "magnet mode", "current setting", "coil cooling water", "alarm reset"),
+           ("coil cooling water blockage", "control battery cell short", "DCCT drift"), ("COIL HOT", "BATTERY LOW", "DCCT DISAGREE"),
+           "Holds the field steady to a part in a million while the beam goes round"),
+        _k("helium cryostat", "cryo", ("Compressor duty", "%", 0, 100), ("Helium return pressure", "bar", 2, 24), ("Liquid helium level", "%", 0, 100),
+           ("cryostat enable", "cooldown stage", "duty setting", "cold-head water chiller", "alarm accept"),
+           ("chiller water loss", "cryostat vacuum leak", "cold-head speed sensor drift"), ("RETURN PRESS HIGH", "HELIUM LOW", "DUTY DISAGREE"),
+           "Keeps a magnet four degrees above nothing at all"),
+        _k("ultracentrifuge", "rotating", ("Rotor speed", "rpm", 0, 60000), ("Drive temperature", "°C", 4, 60), ("Drive lubricant", "%", 0, 100),
+           ("mains switch", "run programme", "speed setting", "lubricator pump", "alarm acknowledge"),
+           ("drive cooling failure", "lubricant seal leak", "rotor speed sensor drift"), ("DRIVE HOT", "LUBRICANT LOW", "SPEED DISAGREE"),
+           "Spins a sample until its heaviest parts give up and sink"),
+    ),
+    "marine": (
+        _k("steam steering engine", "hydraulic", ("Ram pump stroke", "%", 0, 100), ("Ram pressure", "bar", 0, 70), ("Telemotor tank", "%", 0, 100),
+           ("steering gear main", "steering mode", "helm demand", "replenishing pump", "bell cancel"),
+           ("ram relief valve stuck", "ram gland leak", "stroke indicator drift"), ("RAM PRESS HIGH", "TELEMOTOR LOW", "STROKE DISAGREE"),
+           "Swings a ship's rudder at a touch of the wheel"),
+        _k("ship's refrigeration plant", "cryo", ("Compressor duty", "%", 0, 100), ("Condenser pressure", "bar", 2, 22), ("Refrigerant charge", "%", 0, 100),
+           ("reefer plant switch", "hold cooling stage", "duty setting", "sea-water circulating pump", "alarm accept"),
+           ("sea-water strainer choked", "charging valve leak", "duty meter drift"), ("COND PRESS HIGH", "CHARGE LOW", "DUTY DISAGREE"),
+           "Keeps the meat hold frozen from the Plate to the Thames"),
+        _k("auxiliary diesel generator", "rotating", ("Engine speed", "rpm", 0, 1500), ("Main bearing temperature", "°C", 15, 130), ("Lube oil sump", "%", 0, 100),
+           ("generator breaker", "engine mode", "governor setting", "lube oil priming pump", "alarm acknowledge"),
+           ("oil cooler sea-water blockage", "sump drain cock leak", "magnetic pickup drift"), ("BEARING HOT", "SUMP LOW", "PICKUP DISAGREE"),
+           "Lights the ship when the main engines sleep in port"),
+    ),
+    "medical": (
+        _k("hyperbaric chamber", "lifesupport", ("Ventilation flow", "L/min", 0, 600), ("Chamber CO₂", "mbar", 0, 20), ("Oxygen supply", "%", 0, 100),
+           ("chamber supply", "treatment mode", "ventilation demand", "exhaust ventilator", "alarm silence"),
+           ("exhaust valve sticking", "oxygen manifold leak", "flow sensor drift"), ("CO2 HIGH", "OXYGEN LOW", "FLOW DISAGREE"),
+           "Presses oxygen into a patient, two atmospheres deep"),
+        _k("negative-pressure ventilator", "lifesupport", ("Breathing stroke", "%", 0, 100), ("Patient CO₂", "mmHg", 0, 80), ("Vacuum reservoir", "%", 0, 100),
+           ("motor switch", "breathing mode", "stroke setting", "vacuum pump", "alarm silence"),
+           ("neck collar seal loose", "vacuum reservoir leak", "stroke counter drift"), ("PATIENT CO2 HIGH", "VACUUM LOW", "STROKE DISAGREE"),
+           "Breathes for a patient who cannot, stroke after patient stroke"),
+        _k("sterilising autoclave", "thermal", ("Steam admission", "%", 0, 100), ("Chamber temperature", "°C", 20, 140), ("Feedwater tank", "%", 0, 100),
+           ("autoclave mains", "cycle selector", "steam valve", "feedwater pump", "alarm accept"),
+           ("jacket cooling valve jammed", "door gasket leak", "steam flowmeter drift"), ("CHAMBER OVERTEMP", "FEEDWATER LOW", "STEAM DISAGREE"),
+           "Brings the instruments to 134 °C and holds them there"),
+    ),
+    "military": (
+        _k("early-warning radar transmitter", "signal", ("Pulse power", "kW", 0, 2500), ("Magnetron temperature", "°C", 20, 240), ("Waveguide pressure", "kPa", 0, 60),
+           ("HT interlock", "radar mode", "pulse power", "cooling air blower", "alarm cancel"),
+           ("magnetron cooling fan failure", "waveguide flange leak", "power monitor drift"), ("MAGNETRON HOT", "WAVEGUIDE LOW", "MONITOR FAULT"),
+           "Sees aircraft two hundred miles out over the sea"),
+        _k("field water purifier", "chemical", ("Raw water feed", "L/min", 0, 240), ("Filter pressure", "kPa", 90, 600), ("Hypochlorite reserve", "%", 0, 100),
+           ("unit power", "treatment stage", "feed valve", "backwash pump", "alarm mute"),
+           ("backwash valve jam", "hypochlorite drum leak", "raw water meter drift"), ("FILTER PRESS HIGH", "HYPO LOW", "FEED DISAGREE"),
+           "Makes a muddy river fit to drink by the canteen-full"),
+        _k("bunker air plant", "lifesupport", ("Air change rate", "m³/h", 0, 4000), ("Bunker CO₂", "ppm", 400, 5000), ("Emergency air bottles", "%", 0, 100),
+           ("plant arm", "protection mode", "fan demand", "bottle compressor", "alarm silence"),
+           ("NBC filter clogged", "air bottle manifold leak", "airflow sensor drift"), ("BUNKER CO2 HIGH", "AIR BOTTLES LOW", "AIRFLOW DISAGREE"),
+           "Keeps the air clean behind two metres of concrete"),
+    ),
+    "mining": (
+        _k("mine winder", "rotating", ("Drum speed", "rpm", 0, 60), ("Drum bearing temperature", "°C", 10, 120), ("Lube oil reserve", "%", 0, 100),
+           ("winder main", "winding mode", "speed control", "lubrication pump", "signal acknowledge"),
+           ("bearing cooler fouled", "oil line chafed through", "speed generator drift"), ("DRUM BEARING HOT", "LUBE OIL LOW", "SPEED DISAGREE"),
+           "Lowers the cage a kilometre down and brings the shift back up"),
+        _k("dewatering pump", "hydraulic", ("Discharge flow", "m³/h", 0, 600), ("Rising main pressure", "bar", 0, 60), ("Priming tank", "%", 0, 100),
+           ("pump breaker", "pumping mode", "speed setting", "priming valve", "horn silence"),
+           ("non-return valve stuck shut", "priming tank leak", "discharge flowmeter drift"), ("MAIN PRESS HIGH", "PRIMING LOW", "FLOW DISAGREE"),
+           "Keeps the workings dry against the water that always comes back"),
+        _k("ore flotation cell", "chemical", ("Slurry feed", "m³/h", 0, 300), ("Froth depth", "cm", 0, 60), ("Collector reagent", "%", 0, 100),
+           ("cell permit", "flotation stage", "feed valve", "froth sprays", "alarm mute"),
+           ("spray header blocked", "reagent line weep", "feed density gauge drift"), ("FROTH HIGH", "REAGENT LOW", "FEED DISAGREE"),
+           "Floats the copper off and lets the rock sink"),
+    ),
+    "nuclear": (
+        _k("research reactor", "thermal", ("Reactor power", "MW", 0, 10), ("Core outlet temperature", "°C", 20, 90), ("Pool water level", "%", 0, 100),
+           ("console key", "reactor mode", "control rod demand", "primary coolant pump", "alarm accept"),
+           ("primary pump seizure", "pool liner leak", "neutron channel drift"), ("OUTLET TEMP HIGH", "POOL LEVEL LOW", "CHANNEL DISAGREE"),
+           "Makes neutrons for the physicists and heat for no one"),
+        _k("spent-fuel pool cooler", "hydraulic", ("Cooling flow", "m³/h", 0, 500), ("Pump discharge pressure", "bar", 0, 12), ("Pool level", "%", 0, 100),
+           ("cooling train breaker", "cooling train", "flow setting", "demineralised make-up", "horn silence"),
+           ("cooler outlet valve stuck shut", "pool gate seal leak", "cooling flowmeter drift"), ("DISCHARGE HIGH", "POOL LOW", "FLOW DISAGREE"),
+           "Keeps spent fuel under water and the water cool"),
+        _k("isotope hot cell", "lifesupport", ("Extract flow", "m³/h", 0, 800), ("Airborne activity", "kBq/m³", 0, 20), ("Cell depression", "Pa", 0, 250),
+           ("cell services", "cell mode", "extract demand", "standby extract fan", "alarm silence"),
+           ("HEPA filter blinded", "manipulator boot tear", "extract flow sensor drift"), ("ACTIVITY HIGH", "DEPRESSION LOW", "FLOW DISAGREE"),
+           "Lets hands work on hot isotopes through a metre of lead glass"),
+    ),
+    "oil-and-gas": (
+        _k("wellhead choke manifold", "hydraulic", ("Choke opening", "%", 0, 100), ("Flowline pressure", "bar", 0, 350), ("Control fluid reserve", "%", 0, 100),
+           ("wellhead panel", "well mode", "choke setting", "hydraulic power unit", "horn silence"),
+           ("downstream valve shut in", "control line leak", "choke position sensor drift"), ("FLOWLINE HIGH", "CONTROL FLUID LOW", "POSITION DISAGREE"),
+           "Lets a well flow only as hard as the pipework allows"),
+        _k("gas compressor station", "rotating", ("Compressor speed", "rpm", 0, 12000), ("Thrust bearing temperature", "°C", 20, 140), ("Seal oil level", "%", 0, 100),
+           ("unit start permit", "station mode", "speed demand", "seal oil pump", "alarm acknowledge"),
+           ("thrust bearing wear", "seal oil drain leak", "keyphasor probe drift"), ("THRUST BEARING HOT", "SEAL OIL LOW", "PROBE DISAGREE"),
+           "Pushes gas down the pipeline toward the cities"),
+        _k("crude stabiliser", "chemical", ("Crude feed", "m³/h", 0, 400), ("Tower pressure", "kPa", 90, 1200), ("Antifoam reserve", "%", 0, 100),
+           ("unit permit", "stabiliser step", "feed valve", "overhead condenser fans", "alarm mute"),
+           ("overhead fan trip", "antifoam tote leak", "crude flowmeter drift"), ("TOWER PRESS HIGH", "ANTIFOAM LOW", "FEED DISAGREE"),
+           "Boils the light ends off so the crude travels quietly"),
+    ),
+    "power-grid": (
+        _k("substation transformer", "electrical", ("Load current", "A", 0, 2000), ("Winding hot-spot temperature", "°C", 20, 150), ("Station battery", "%", 0, 100),
+           ("incomer breaker", "tap-changer mode", "load setting", "oil cooling fans", "alarm reset"),
+           ("cooler fan bank failure", "station battery cell short", "winding CT drift"), ("WINDING HOT", "STATION BATT LOW", "CT DISAGREE"),
+           "Steps the grid down to the town without cooking its oil"),
+        _k("synchronous condenser", "rotating", ("Reactive output", "Mvar", 0, 160), ("Bearing temperature", "°C", 15, 120), ("Jacking oil level", "%", 0, 100),
+           ("machine breaker", "excitation mode", "excitation setting", "jacking oil pump", "alarm acknowledge"),
+           ("bearing cooling water loss", "jacking oil pipe leak", "var transducer drift"), ("BEARING TEMP HIGH", "JACKING OIL LOW", "VAR DISAGREE"),
+           "Spins in step with the grid and props up its voltage"),
+        _k("load-frequency controller", "electrical", ("Regulating power", "MW", 0, 500), ("Cabinet temperature", "°C", 20, 90), ("Telemetry battery", "%", 0, 100),
+           ("control authority", "regulation mode", "regulation bias", "cabinet fans", "alarm reset"),
+           ("cabinet fan failure", "telemetry battery fault", "frequency transducer drift"), ("CABINET HOT", "TELEMETRY LOW", "FREQ DISAGREE"),
+           "Nudges the power stations until the grid hums at exactly fifty hertz"),
+    ),
+    "rail": (
+        _k("electric locomotive cab", "motion", ("Train speed", "km/h", 0, 160), ("Traction motor temperature", "°C", 15, 190), ("Main reservoir air", "bar", 0, 10),
+           ("control key", "reverser", "power controller", "air compressor", "vigilance acknowledge"),
+           ("motor blower failure", "brake pipe leak", "speed probe drift"), ("MOTOR HOT", "RESERVOIR LOW", "SPEED PROBE FAULT"),
+           "Hauls eighteen coaches over the summit on time"),
+        _k("funicular haulage drive", "motion", ("Car speed", "m/s", 0, 10), ("Haul motor temperature", "°C", 15, 150), ("Brake accumulator", "bar", 0, 10),
+           ("haulage key", "travel mode", "speed controller", "accumulator pump", "bell acknowledge"),
+           ("motor ventilation failure", "rail brake line leak", "rope speed encoder drift"), ("HAUL MOTOR HOT", "ACCUMULATOR LOW", "ENCODER DISAGREE"),
+           "Pulls two cars up the cliff, one down as the other climbs"),
+        _k("turntable drive", "rotating", ("Table speed", "deg/s", 0, 6), ("Pivot bearing temperature", "°C", 5, 90), ("Grease reservoir", "%", 0, 100),
+           ("turntable supply", "drive mode", "speed setting", "grease pump", "alarm acknowledge"),
+           ("pivot bearing galling", "grease line split", "table position counter drift"), ("PIVOT HOT", "GREASE LOW", "COUNTER DISAGREE"),
+           "Turns a hundred tonnes of locomotive on a pin"),
+    ),
+    "road": (
+        _k("tunnel ventilation plant", "lifesupport", ("Airflow", "m³/s", 0, 400), ("Carbon monoxide", "ppm", 0, 200), ("Damper air receiver", "%", 0, 100),
+           ("plant enable", "ventilation regime", "fan demand", "receiver compressor", "alarm silence"),
+           ("jet fan bank trip", "damper air line leak", "anemometer drift"), ("CO HIGH", "DAMPER AIR LOW", "AIRFLOW DISAGREE"),
+           "Clears the fumes of a thousand cars an hour from under the hill"),
+        _k("asphalt batching plant", "thermal", ("Burner firing", "%", 0, 100), ("Drum exhaust temperature", "°C", 20, 320), ("Drum charge", "%", 0, 100),
+           ("plant main", "mixing mode", "burner demand", "cold aggregate feed", "alarm accept"),
+           ("exhaust damper stuck shut", "drum discharge gate stuck open", "burner fuel meter drift"), ("EXHAUST HOT", "DRUM CHARGE LOW", "BURNER DISAGREE"),
+           "Cooks stone and bitumen into road at 160 °C"),
+        _k("snow-melt road heater", "electrical", ("Heating current", "A", 0, 800), ("Transformer temperature", "°C", 20, 150), ("Control battery", "%", 0, 100),
+           ("heater contactor", "melt mode", "heat setting", "transformer fans", "alarm reset"),
+           ("transformer fan failure", "control battery flooded", "current clamp drift"), ("TRANSFORMER HOT", "BATTERY LOW", "CURRENT DISAGREE"),
+           "Keeps the hill road black when everything else is white"),
+    ),
+    "space": (
+        _k("orbital life-support rack", "lifesupport", ("Cabin air flow", "m³/h", 0, 400), ("CO₂ partial pressure", "mbar", 0, 15), ("Oxygen reserve", "%", 0, 100),
+           ("rack power", "atmosphere mode", "flow demand", "scrubber fan", "caution and warning silence"),
+           ("CO2 absorber bed saturation", "oxygen line leak", "cabin flow sensor drift"), ("PPCO2 HIGH", "O2 RESERVE LOW", "FLOW DISAGREE"),
+           "Keeps the crew's air fit to breathe, four hundred kilometres up"),
+        _k("cryogenic propellant farm", "cryo", ("Recondenser duty", "%", 0, 100), ("Discharge pressure", "bar", 2, 26), ("Liquid oxygen level", "%", 0, 100),
+           ("farm enable", "conditioning mode", "duty setting", "radiator loop pump", "alarm accept"),
+           ("radiator loop blockage", "transfer line leak", "recondenser power meter drift"), ("DISCHARGE HIGH", "LOX LEVEL LOW", "DUTY DISAGREE"),
+           "Stops the liquid oxygen boiling away between launches"),
+        _k("ion thruster supply", "electrical", ("Beam current", "A", 0, 3), ("Power processor temperature", "°C", 0, 120), ("Battery state of charge", "%", 0, 100),
+           ("thruster arm", "thrust mode", "beam setting", "radiator pump loop", "alarm reset"),
+           ("radiator loop freeze", "battery cell failure", "beam current monitor drift"), ("PPU HOT", "BATTERY LOW", "BEAM DISAGREE"),
+           "Pushes a probe with a blue glow, a few grams of thrust for years"),
+    ),
+    "telecom": (
+        _k("exchange power plant", "electrical", ("Exchange load", "A", 0, 1200), ("Rectifier temperature", "°C", 20, 120), ("Float battery", "%", 0, 100),
+           ("mains switch", "plant mode", "rectifier output", "rectifier cooling fans", "alarm reset"),
+           ("rectifier fan failure", "battery jar crack", "shunt meter drift"), ("RECTIFIER HOT", "BATTERY LOW", "SHUNT DISAGREE"),
+           "Keeps fifty volts on every line in town, mains or no mains"),
+        _k("microwave relay tower", "signal", ("Transmit power", "W", 0, 20), ("TWT collector temperature", "°C", 20, 200), ("Waveguide dry air", "kPa", 0, 60),
+           ("station power", "relay mode", "drive level", "dehydrator blower", "alarm cancel"),
+           ("collector fan failure", "waveguide puncture", "power detector drift"), ("TWT HOT", "DRY AIR LOW", "DETECTOR FAULT"),
+           "Passes a thousand telephone calls hilltop to hilltop"),
+        _k("submarine cable terminal", "electrical", ("Line feed current", "A", 0, 1.6), ("Converter temperature", "°C", 20, 140), ("Station battery", "%", 0, 100),
+           ("power feed key", "feed mode", "current setting", "converter fans", "alarm reset"),
+           ("converter fan failure", "battery earth fault", "line current monitor drift"), ("CONVERTER HOT", "BATTERY LOW", "LINE DISAGREE"),
+           "Feeds power and light into a cable that crosses an ocean"),
+    ),
+    "theatre": (
+        _k("stage revolve drive", "motion", ("Revolve speed", "rpm", 0, 4), ("Drive motor temperature", "°C", 15, 150), ("Brake air receiver", "bar", 0, 8),
+           ("revolve key", "cue mode", "speed control", "brake air compressor", "cue acknowledge"),
+           ("motor vent blocked", "brake air hose split", "revolve encoder drift"), ("MOTOR HOT", "BRAKE AIR LOW", "ENCODER DISAGREE"),
+           "Turns the whole set between scenes while the audience watches"),
+        _k("fly tower counterweight hoist", "hydraulic", ("Hoist pump flow", "L/min", 0, 400), ("Hoist ram pressure", "bar", 0, 160), ("Power unit tank", "%", 0, 100),
+           ("fly power", "flying mode", "hoist speed", "accumulator charge pump", "horn silence"),
+           ("ram relief valve stuck shut", "hose coupling leak", "pump flow sensor drift"), ("HOIST PRESS HIGH", "TANK LOW", "FLOW DISAGREE"),
+           "Flies a painted sky in on cue and holds it there"),
+        _k("lighting dimmer board", "electrical", ("Dimmer load", "A", 0, 400), ("Dimmer rack temperature", "°C", 20, 110), ("Emergency lighting battery", "%", 0, 100),
+           ("board mains", "board mode", "grand master", "rack cooling fans", "alarm reset"),
+           ("rack fan failure", "emergency battery fault", "load meter drift"), ("RACK HOT", "EMERGENCY BATT LOW", "LOAD DISAGREE"),
+           "Brings the house lights down and the stage up on the cue"),
+    ),
+    "water": (
+        _k("filtration works", "hydraulic", ("Filter flow", "Ml/d", 0, 60), ("Filter head loss", "m", 0, 3), ("Backwash tank", "%", 0, 100),
+           ("works supply", "filter mode", "flow setting", "backwash tank fill", "horn silence"),
+           ("filter media clogged", "backwash tank drain leak", "venturi meter drift"), ("HEAD LOSS HIGH", "BACKWASH TANK LOW", "VENTURI DISAGREE"),
+           "Sends the town clear water through a metre of sand"),
+        _k("sewage aeration basin", "lifesupport", ("Blower air flow", "m³/h", 0, 6000), ("Ammonia", "mg/L", 0, 20), ("Dissolved oxygen", "mg/L", 0, 8),
+           ("basin supply", "aeration mode", "air demand", "surface aerators", "alarm silence"),
+           ("diffusers fouled", "septic inflow surge", "air flowmeter drift"), ("AMMONIA HIGH", "DO LOW", "AIRFLOW DISAGREE"),
+           "Gives the town's sewage to the bacteria and the bacteria their air"),
+        _k("desalination plant", "hydraulic", ("Feed flow", "m³/h", 0, 300), ("Membrane pressure", "bar", 0, 80), ("Intake well level", "%", 0, 100),
+           ("plant enable", "train mode", "feed pump speed", "intake well pump", "horn silence"),
+           ("membrane scaling", "intake pipe crack", "permeate flowmeter drift"), ("FEED PRESS HIGH", "INTAKE LOW", "FLOW DISAGREE"),
+           "Squeezes fresh water out of the sea through a membrane"),
+    ),
+    "weather": (
+        _k("hydrogen generator", "chemical", ("Electrolyser current", "A", 0, 400), ("Gas holder pressure", "kPa", 90, 600), ("Electrolyte level", "%", 0, 100),
+           ("generator permit", "generation step", "current setting", "cell cooling water", "alarm mute"),
+           ("gas holder vent jam", "electrolyte cell leak", "cell current shunt drift"), ("HOLDER PRESS HIGH", "ELECTROLYTE LOW", "CURRENT DISAGREE"),
+           "Makes the hydrogen that lifts the balloons at dawn"),
+        _k("cloud-seeding furnace", "thermal", ("Burner firing", "%", 0, 100), ("Flue temperature", "°C", 20, 700), ("Silver iodide solution", "%", 0, 100),
+           ("furnace main", "seeding mode", "burn rate", "solution feed pump", "alarm accept"),
+           ("flue draught fan failure", "solution line leak", "burn rate sensor drift"), ("FLUE HOT", "SOLUTION LOW", "RATE DISAGREE"),
+           "Sends silver iodide smoke up into the clouds to make them rain"),
+        _k("weather radar", "signal", ("Transmit power", "kW", 0, 750), ("Transmitter temperature", "°C", 20, 200), ("Waveguide dry air", "kPa", 0, 60),
+           ("radar HT", "scan mode", "power level", "transmitter cooling blower", "alarm cancel"),
+           ("blower filter blocked", "rotary joint leak", "peak power meter drift"), ("TRANSMITTER HOT", "WAVEGUIDE AIR LOW", "POWER METER FAULT"),
+           "Watches the rain come in over the hills"),
+    ),
 }  # fmt: skip
+
+# Alarm legends are written in capitals; an era that prints in mixed case keeps these as they are.
+ACRONYMS = ("CO", "CO2", "O2", "PPCO2", "CT", "DCCT", "DO", "LOX", "PPU", "TWT", "HT")
 
 QUALIFIERS = (
     "twin-circuit", "compact", "mobile", "heavy-duty", "auxiliary", "experimental",
     "duplex", "high-pressure", "remote", "standby", "field", "harbour",
 )  # fmt: skip
 
-TAGLINES = {
-    "thermal": "Keeps the heat where it is wanted and nowhere else.",
-    "hydraulic": "Moves the water, holds the pressure, minds the sump.",
-    "rotating": "Spins true, runs cool, keeps its oil.",
-    "electrical": "Carries the load and keeps its windings cool.",
-    "chemical": "Feeds the vessel, holds the pressure, keeps the solvent in.",
-    "signal": "Puts the carrier on the air and keeps the valves alive.",
-    "lifesupport": "Keeps the air breathable for the people inside.",
-    "cryo": "Holds the cold and the charge through the longest shift.",
-    "motion": "Draws power, notch by notch, and keeps the air up.",
-}
+# A tagline is the kind's motto; when the shelf already has that one (a qualified
+# kind shares its base's motto), one of these closes it, the first the shelf lacks.
+TAILS = (
+    "shift after shift", "in any weather", "year in, year out", "without a fuss",
+    "and says so when it cannot", "night and day", "by the book", "and never hurries",
+)  # fmt: skip
 
 MAINTENANCE = (
     "test panel behind a hinged flap",
@@ -269,29 +664,3 @@ MAINTENANCE = (
     "fault-rehearsal keyboard",
     "engineer's test block",
 )
-
-
-@dataclass(frozen=True)
-class Physics:
-    """What makes one simulation family its own system, beyond its names."""
-
-    extra: str
-    """The fourth, family-only quantity in state() (normalised 0..1)."""
-    extra_label: str
-    overview: str
-    """How the coupled system behaves, in the manual's words ({u}, {v}, {w}, {aux} filled in)."""
-    consequence: str
-    """What an alarm left standing does, beyond tripping."""
-
-
-PHYSICS = {
-    "thermal": Physics("coolant_return", "Coolant return temperature", "The {u} heats a thermal mass; the {aux} carries that heat to a cooling loop whose return temperature lags the core, so a warm loop cools less and the {v} creeps up a few minutes after any change of demand. The {w} is lost slowly through the loop seals while the plant runs and is made up by the {aux}.", "the plant scrams: demand is cut and emergency cooling is forced on until reset"),
-    "hydraulic": Physics("relief_flow", "Relief valve flow", "Pressure follows the pump curve: the {v} rises with the square of the {u}, so the last few percent of demand cost the most. The {w} falls as the pump draws from it and rises again while the {aux} is open; above the alarm line the relief valve starts to pass flow back to the sump.", "the relief valve lifts fully, dumping pressure and a slug of the sump, and the pump trips"),
-    "rotating": Physics("vibration", "Bearing vibration", "The rotor has inertia: the {u} answers the demand slowly and friction heat in the bearings grows faster than the speed itself. Vibration follows the {v}; the {w} is drawn by the bearings and returned by the {aux}.", "the bearing is damaged: friction stays high until the machine is reset, and the drive trips"),
-    "electrical": Physics("breaker_heat", "Breaker thermal memory", "Winding heat goes with the square of the {u} (I squared R); the {aux} blows it away. The {w} supports the control supply and is charged by the {aux} circuit while the load is moderate.", "the breaker opens and the battery carries the house load, draining until reset"),
-    "chemical": Physics("conversion", "Batch conversion", "The reaction is exothermic and speeds up as it warms: below the alarm line the {v} follows the {u} calmly, above it the reaction feeds itself (a runaway) unless the {aux} quenches it. Conversion of the batch rises while feed flows; the {w} is consumed with the feed.", "the bursting disc vents the vessel, losing solvent, and the plant trips"),
-    "signal": Physics("reflected_power", "Reflected power", "The {v} rises with the {u}; the waveguide is kept dry by the {w}, and when that falls the line starts to arc and reflected power adds to the heat in the output stage. The {aux} keeps the valves cool and the dry-air bottle topped up.", "the HT crowbar fires: the transmitter drops off the air until reset"),
-    "lifesupport": Physics("scrubber_load", "Scrubber bed loading", "People breathe whether or not the plant is happy: once armed, CO2 is produced at a steady rate and removed by the scrubber in proportion to the {u}, so more circulation means a lower {v}. The {w} is drawn by consumption and topped up by the {aux} circuit.", "the plant falls back to the emergency oxygen bleed, which drains the reserve until reset"),
-    "cryo": Physics("suction_superheat", "Suction superheat", "The compressor raises the {v} in proportion to the {u}; a short refrigerant charge makes the head pressure higher for the same duty. The {aux} rejects heat from the condenser and keeps the {w} in the receiver.", "the high-pressure cut-out locks the compressor out until reset"),
-    "motion": Physics("tractive_effort", "Tractive effort", "The train has mass: the {u} gains slowly, and the motor heats with the tractive effort, which is largest while accelerating and settles once the speed is reached. Braking and control air comes from the {w}, kept up by the {aux}.", "a penalty brake application: power is cut, the brakes go on and the reservoir loses pressure"),
-}  # fmt: skip

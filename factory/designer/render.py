@@ -37,8 +37,8 @@ def _variant(design: Design, salt: str, n: int) -> int:
 
 
 def quantities(design: Design) -> dict[str, parts.Quantity]:
-    family = design.family
-    return {"u": family.u, "v": family.v, "w": family.w}
+    words = design.words
+    return {"u": words.u, "v": words.v, "w": words.w}
 
 
 def alarms(design: Design) -> list[str]:
@@ -203,8 +203,8 @@ def bargraph(design: Design, key: str) -> str:
 
 def chart(design: Design, style: str = "recorder") -> str:
     """A moving trace of two quantities: a paper strip chart, a CRT scope or an HMI trend."""
-    v = design.family.v
-    u = design.family.u
+    v = design.words.v
+    u = design.words.u
     size = {"recorder": (420, 300), "scope": (440, 300), "trend": (620, 400)}[style]
     return (
         f'<figure class="{style}"><div class="paper">'
@@ -242,7 +242,7 @@ FLOW_ARROWS = "".join(
 
 
 def mimic(design: Design) -> str:
-    f = design.family
+    f = design.words
     aux = design.controls[1].name
     return f"""<svg class="mimic" viewBox="0 0 520 236" role="img" aria-label="mimic diagram">
 <rect class="bezel" x="2" y="2" width="516" height="232" rx="2"/>
@@ -345,6 +345,7 @@ def control(design: Design, ctl) -> str:
         "key-switch": '<span class="ring"></span><span class="key"><i></i></span>',
         "guarded-toggle": '<span class="base"></span><span class="bat"></span><span class="guard"></span>',
         "isolator-handle": '<span class="ring"></span><span class="handle"></span>',
+        "knife-switch": '<span class="slate"></span><span class="jaw"></span><span class="pivot"></span><span class="blade"><i></i></span>',
         "rotary-selector": '<span class="skirt"></span><span class="knob"><i></i></span>',
         "piano-keys": "".join(
             f'<span class="pkey" data-i="{i}">{esc(p)}</span>' for i, p in enumerate(ctl.positions)
@@ -486,8 +487,8 @@ def config(design: Design) -> dict:
         "gain": [mode_gain(m, run) for m in design.era_style.modes],
         "run": list(design.era_style.modes).index(run),
         "roles": {c.role: c.name for c in design.controls},
-        "family": design.family.key,
-        "extra": parts.PHYSICS[design.family.key].extra,
+        "engine": design.words.engine,
+        "extra": parts.ENGINES[design.words.engine].extra,
         "pre": previous_run(design),
     }
 
@@ -551,12 +552,12 @@ JS = r"""(function () {
     var live = S.power && !S.tripped;
     var demand = live ? C.gain[S.mode] * S.set / 100 : 0;
     var cool = live && S.aux ? 1 : P.passive;
-    if (S.tripped && C.family === "thermal") cool = 1;  // emergency cooling after a scram
+    if (S.tripped && C.engine === "thermal") cool = 1;  // emergency cooling after a scram
     if (f.heat) cool *= 0.05;
     var tau = P.tau, heat = P.k1 * S.u, lose = P.k2 * (S.v - P.v0) * cool;
     var refill = live && S.aux ? P.refill * (1 - S.w) : 0, draw = P.draw * S.u;
-    // Each family's own coupling; at the nominal point every one settles in the band.
-    switch (C.family) {
+    // Each engine's own coupling; at the nominal point every one settles in the band.
+    switch (C.engine) {
       case "thermal":
         S.x += (S.v - S.x) / 15 * dt;
         lose *= 1.15 - 0.3 * S.x;
@@ -565,7 +566,7 @@ JS = r"""(function () {
       case "electrical":
         heat = 1.6 * P.k1 * S.u * S.u;
         S.x = clamp(S.v - P.v_high + 0.1, 0, 1);
-        if (C.family === "hydraulic") refill += 0.2 * S.x;
+        if (C.engine === "hydraulic") refill += 0.2 * S.x;
         break;
       case "rotating":
         tau = P.tau * (1.5 + 0.5 * S.u);
@@ -599,7 +600,7 @@ JS = r"""(function () {
         if (S.tripped) { tau = 2; demand = 0; }  // the penalty brake
         break;
     }
-    if (S.tripped && C.family === "electrical") draw += 0.01;  // the battery carries the house load
+    if (S.tripped && C.engine === "electrical") draw += 0.01;  // the battery carries the house load
     var du = (demand - S.u) / tau;
     var dv = heat - lose + (f.heat ? P.heat_rate : 0);
     var dw = refill - draw - (f.leak ? P.leak_rate : 0);
@@ -612,7 +613,7 @@ JS = r"""(function () {
     S.spin = (S.spin + (live && S.aux ? 360 : 0) * dt) % 360;
     S.t += dt;
     // An alarm left standing is not harmless: after the grace time the plant trips,
-    // and each family pays its own price (see consequence() below).
+    // and each engine pays its own price (see consequence() below).
     if (rawAlarms().length) {
       S.alarmFor += dt;
       if (S.alarmFor > P.grace && !S.tripped) { S.tripped = true; S.acked = false; consequence(); }
@@ -622,11 +623,11 @@ JS = r"""(function () {
   }
 
   function consequence() {
-    if (C.family === "hydraulic") { S.v = Math.min(S.v, 0.3); S.w = Math.max(0, S.w - 0.15); }
-    if (C.family === "rotating") S.damaged = true;
-    if (C.family === "chemical") { S.v = Math.min(S.v, 0.4); S.w = Math.max(0, S.w - 0.3); }
-    if (C.family === "signal") S.x = 0;
-    if (C.family === "motion") S.w = Math.max(0, S.w - 0.2);
+    if (C.engine === "hydraulic") { S.v = Math.min(S.v, 0.3); S.w = Math.max(0, S.w - 0.15); }
+    if (C.engine === "rotating") S.damaged = true;
+    if (C.engine === "chemical") { S.v = Math.min(S.v, 0.4); S.w = Math.max(0, S.w - 0.3); }
+    if (C.engine === "signal") S.x = 0;
+    if (C.engine === "motion") S.w = Math.max(0, S.w - 0.2);
   }
 
   function value(k) {
@@ -1185,6 +1186,11 @@ CONTROLS_CSS = {
 .k-guarded-toggle .guard { position: absolute; left: 18px; right: 18px; top: 6px; height: 46px; border: 3px solid var(--guard); background: color-mix(in srgb, var(--guard) 45%, transparent); border-radius: 4px 4px 0 0; transform-origin: 50% 0; transform: perspective(160px) rotateX(calc(var(--pos) * 75deg)); transition: transform .2s; }""",
     "isolator-handle": """.k-isolator-handle .ring { position: absolute; inset: 6px; border-radius: 50%; background: radial-gradient(circle, #2b2b2b 0 40%, #151515 41% 70%, #444 71%); box-shadow: 0 3px 6px rgba(0,0,0,.5); }
 .k-isolator-handle .handle { position: absolute; left: 8px; right: 8px; top: 50%; height: 20px; margin-top: -10px; border-radius: 4px; background: linear-gradient(180deg, var(--guard), color-mix(in srgb, var(--guard) 60%, #000)); transform: rotate(calc(var(--pos) * 90deg)); transition: transform .2s; box-shadow: 0 3px 4px rgba(0,0,0,.5); }""",
+    "knife-switch": """.k-knife-switch .slate { position: absolute; left: 16px; right: 16px; top: 4px; bottom: 4px; border-radius: 3px; background: linear-gradient(160deg, #44474a, #1c1d1f); box-shadow: 0 2px 4px rgba(0,0,0,.5), inset 0 0 0 2px rgba(255,255,255,.07); }
+.k-knife-switch .jaw { position: absolute; left: 50%; top: 14px; width: 18px; height: 16px; margin-left: -9px; border: 3px solid #b87333; border-bottom: 0; border-radius: 2px 2px 0 0; }
+.k-knife-switch .pivot { position: absolute; left: 50%; bottom: 12px; width: 16px; height: 16px; margin-left: -8px; border-radius: 50%; background: radial-gradient(circle at 40% 35%, #f0c08a, #9a5a26 70%); box-shadow: 0 1px 2px rgba(0,0,0,.6); }
+.k-knife-switch .blade { position: absolute; left: 50%; bottom: 20px; width: 6px; height: 46px; margin-left: -3px; border-radius: 2px; background: linear-gradient(90deg, #8a4f20, #f2b27a 50%, #8a4f20); transform-origin: 50% 100%; transform: rotate(calc(-65deg + var(--pos) * 65deg)); transition: transform .2s; }
+.k-knife-switch .blade i { position: absolute; left: -7px; top: -12px; width: 20px; height: 15px; border-radius: 4px 4px 2px 2px; background: radial-gradient(circle at 40% 30%, #555, #0d0d0d 70%); box-shadow: 0 2px 3px rgba(0,0,0,.5); }""",
     "rotary-selector": """.k-rotary-selector { width: 112px; height: 112px; }
 .k-rotary-selector .skirt { position: absolute; inset: 22px; border-radius: 50%; background: repeating-conic-gradient(from -60deg, var(--ink) 0 1.5deg, transparent 1.5deg 30deg); opacity: .5; }
 .k-rotary-selector .knob { position: absolute; inset: 30px; border-radius: 50%; background: radial-gradient(circle at 40% 35%, #575757, #161616 70%); box-shadow: 0 4px 6px rgba(0,0,0,.55), inset 0 1px 1px rgba(255,255,255,.3); transform: rotate(calc(var(--a0) + var(--pos) * var(--sweep))); transition: transform .15s; }
@@ -1406,7 +1412,7 @@ def machine_css(design: Design) -> str:
 
 ROLE_TEXT = {
     "master": "Energises the machine. Nothing moves while it is at {p0}.",
-    "aux": "Runs the {aux_thing}: it carries heat away and tops up the {w} while the machine is live.",
+    "aux": "Runs the {aux_thing}: it holds the {v} down and makes up the {w} while the machine is live.",
     "mode": "Selects the operating mode; only {run} applies the demand.",
     "setpoint": "Sets the demand in percent of rating; the {u} follows it with a lag of about {tau:.0f} s.",
     "ack": "Accepts standing alarms (lamps stop flashing) and, once every cause is gone, resets a trip.",
@@ -1427,7 +1433,7 @@ def procedure(design: Design) -> list[tuple[str, str, str]]:
         (
             aux.name,
             aux.positions[1],
-            f"Set the {aux.name} ({aux.kind}) to {aux.positions[1]} before any demand, so the {design.family.v.label.lower()} has somewhere to go.",
+            f"Set the {aux.name} ({aux.kind}) to {aux.positions[1]} before any demand: it holds the {design.words.v.label.lower()} down and keeps the {design.words.w.label.lower()} up.",
         ),
         (mode.name, run, f"Move the {mode.name} ({mode.kind}) to {run}. The RUNNING lamp lights."),
         (
@@ -1467,11 +1473,20 @@ def overview(design: Design) -> str:
     )
 
 
-def physics_text(design: Design) -> str:
-    f = design.family
-    return parts.PHYSICS[f.key].overview.format(
-        u=f.u.label.lower(), v=f.v.label.lower(), w=f.w.label.lower(), aux=f.aux
+def _in_words(design: Design, template: str) -> str:
+    """An engine's template told in the kind's own words."""
+    f = design.words
+    return template.format(
+        kind=design.kind, u=f.u.label.lower(), v=f.v.label.lower(), w=f.w.label.lower(), aux=f.aux
     )
+
+
+def physics_text(design: Design) -> str:
+    return _in_words(design, parts.ENGINES[design.words.engine].overview)
+
+
+def consequence_text(design: Design) -> str:
+    return _in_words(design, parts.ENGINES[design.words.engine].consequence)
 
 
 def plant_specs(design: Design) -> list[tuple[str, str, str]]:
@@ -1485,7 +1500,7 @@ def plant_specs(design: Design) -> list[tuple[str, str, str]]:
     return [
         (
             "Rated output",
-            f"{d.family.u.hi:g} {d.family.u.unit}",
+            f"{d.words.u.hi:g} {d.words.u.unit}",
             f"continuous, at the {d.era_style.run} setting",
         ),
         ("Supply", SUPPLY[d.era], "protected by the " + d.controls[0].name),
@@ -1496,7 +1511,7 @@ def plant_specs(design: Design) -> list[tuple[str, str, str]]:
 
 def manual_html(design: Design) -> str:
     d = design
-    f = d.family
+    f = d.words
     p = d.params
     run = d.era_style.run
     qs = quantities(d)
@@ -1518,6 +1533,7 @@ def manual_html(design: Design) -> str:
     words = {
         "p0": "",
         "aux_thing": d.controls[1].name,
+        "v": f.v.label.lower(),
         "w": f.w.label.lower(),
         "run": run,
         "u": f.u.label.lower(),
@@ -1548,13 +1564,13 @@ def manual_html(design: Design) -> str:
         "heat": (f"{f.v.label} above {at('v', p['v_high'])}", f.heat),
         "leak": (f"{f.w.label} below {at('w', p['w_low'])}", f.leak),
         "drift": (
-            f"the two {f.u.label.lower()} sensors disagree by more than {p['s_high'] * 100:.0f} %",
+            f"the {f.u.label.lower()} and its check reading disagree by more than {p['s_high'] * 100:.0f} %",
             f.drift,
         ),
     }
     alarm_rows = "".join(
         f"<tr><td><b>{esc(fault.alarm)}</b></td><td>{esc(conditions[fault.family][0])}</td>"
-        f"<td>After {p['grace']:.0f} s standing, {esc(parts.PHYSICS[f.key].consequence)}.</td></tr>"
+        f"<td>After {p['grace']:.0f} s standing, {esc(consequence_text(d))}.</td></tr>"
         for fault in d.faults
     )
     alarm_rows += (
@@ -1562,7 +1578,7 @@ def manual_html(design: Design) -> str:
         f"<td>Demand is cut to zero; the {esc(f.u.label.lower())} runs down. Latches until reset with the {esc(f.ack)}.</td></tr>"
     )
     recovery = {
-        "heat": f"The {f.aux} no longer carries heat away, so the {f.v.label.lower()} climbs even at rest. Bring the {d.controls[3].name} to 0, have the fitter clear the fault (press its test button again), wait for the {f.v.label.lower()} to fall, then press the {f.ack}.",
+        "heat": f"Nothing holds the {f.v.label.lower()} down any more, so it climbs even at rest. Bring the {d.controls[3].name} to 0, have the fitter clear the fault (press its test button again), wait for the {f.v.label.lower()} to fall, then press the {f.ack}.",
         "leak": f"The {f.w.label.lower()} drains faster than the {f.aux} can make it up. Bring the {d.controls[3].name} down to reduce the draw, clear the fault (press its test button again), let the {f.aux} refill above {at('w', p['w_nom'])}, then press the {f.ack}.",
         "drift": f"One sensor wanders away from the other; the machine still runs but cannot be trusted. Clear the fault (press its test button again); the reading converges within a few seconds; then press the {f.ack}.",
     }
@@ -1611,7 +1627,7 @@ def manual_html(design: Design) -> str:
 
 <h2>Overview</h2>
 <p>{esc(overview(d))}</p>
-<p>{esc(physics_text(d))} An alarm left standing for {p["grace"]:.0f} s is not ignored by the machine: {esc(parts.PHYSICS[f.key].consequence)}.</p>
+<p>{esc(physics_text(d))} An alarm left standing for {p["grace"]:.0f} s is not ignored by the machine: {esc(consequence_text(d))}.</p>
 
 <h2>Controls</h2>
 <p>The panel carries {len(d.controls)} controls: {esc(control_names)}. Each works by mouse, by touch, and from the keyboard (Tab to it; arrow keys step it; Enter or Space operate it).</p>
