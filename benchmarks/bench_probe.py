@@ -51,10 +51,10 @@ def main() -> None:
         workspace = shelf(Path(tmp), args.machines)
         alls, singles = [], []
         for _ in range(args.rounds):
-            seconds, report = timed(workspace=workspace, all=True, jobs=args.jobs)
+            seconds, report = timed(workspace=workspace, all=True, jobs=args.jobs, line="machines")
             assert report.ok, [r.problems for r in report.results if not r.ok]
             alls.append(seconds)
-            seconds, report = timed(workspace=workspace)
+            seconds, report = timed(workspace=workspace, line="machines")
             assert report.ok
             singles.append(seconds)
     best, worst = min(alls), max(alls)

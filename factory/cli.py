@@ -278,9 +278,9 @@ ShotsOption = typer.Option(None, "--out", help="Screenshot folder (default .fact
 @app.command()
 def probe(
     slugs: list[str] = SlugsArgument,
-    all_products: bool = typer.Option(False, "--all", help="Every product of the line."),
+    all_products: bool = typer.Option(False, "--all", help="Every product (of --line)."),
     line: str | None = typer.Option(
-        None, "--line", help="machines or games (default: the line listing SLUG, else machines)."
+        None, "--line", help="machines or games (default: every line; no SLUG: each newest)."
     ),
     workspace: Path = WorkspaceOption,
     out: Path | None = ShotsOption,
@@ -298,12 +298,11 @@ def probe(
     from factory import probe as gate
 
     try:
-        chosen = line or (gate.line_of(workspace, slugs) if slugs else "machines")
         report = gate.probe(
             workspace,
             slugs or None,
             all=all_products,
-            line=chosen,
+            line=line,
             out=out,
             shots_only=shots_only,
             jobs=jobs,

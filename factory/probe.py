@@ -307,15 +307,6 @@ def catalogue(workspace: Path, line: Line) -> list[dict[str, Any]]:
     return [e for e in entries if isinstance(e, dict) and isinstance(e.get("slug"), str)]
 
 
-def line_of(workspace: Path, slugs: list[str]) -> str | None:
-    """No one line: `probe` finds each slug in whichever catalogues list it.
-
-    Only the CLI still asks, from when the probe searched one catalogue; once it
-    passes its --line straight through to `probe`, this goes.
-    """
-    return None
-
-
 def catalogues(workspace: Path, lines: list[Line]) -> list[tuple[Line, list[dict[str, Any]]]]:
     """Each line's entries; when every line is asked, one with no catalogue yet has none."""
     if len(lines) > 1:

@@ -839,6 +839,14 @@ def test_the_cli_probes_a_machine_and_a_game_in_one_call(tmp_path: Path) -> None
     assert probed(report) == [(MACHINE, "machines"), (GAME, "games")]
 
 
+def test_the_cli_without_a_slug_or_line_finds_a_games_only_shelf(tmp_path: Path) -> None:
+    shutil.copytree(CORPUS, tmp_path, dirs_exist_ok=True)
+    (tmp_path / "catalogue" / "machines.json").write_text("[]")
+    outcome = CliRunner().invoke(cli.app, ["probe", "-w", str(tmp_path), "--shots-only", "--json"])
+    assert outcome.exit_code == 0, outcome.output
+    assert probed(ProbeReport.model_validate_json(outcome.output)) == [(GAME, "games")]
+
+
 def test_a_new_line_names_its_probe_routine_without_touching_the_probe(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
