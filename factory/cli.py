@@ -437,7 +437,12 @@ def rows(
 def shift(
     order: str = typer.Option(..., "--order", help="orders/NAME.yaml in the workspace, or a path."),
     workspace: Path = WorkspaceOption,
-    provider: str | None = typer.Option(None, "--provider", help="openai, builtin, replay, auto."),
+    provider: str | None = typer.Option(
+        None,
+        "--provider",
+        help="openai, builtin, replay, or auto (default: openai with a key or a base URL "
+        "of your own, else the built-in designer).",
+    ),
     model: str | None = typer.Option(None, "--model", help="The model id the endpoint knows."),
     base_url: str | None = typer.Option(None, "--base-url", help="An OpenAI-compatible endpoint."),
     api_key_env: str | None = typer.Option(

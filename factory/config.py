@@ -53,13 +53,13 @@ class Settings(BaseModel):
     """Wall-clock minutes for one session (a shift must end before the next cron tick)."""
     max_cost: NonNegativeFloat = 0.0
     """Dollars per session; 0 means no limit."""
-    max_output_tokens: int = 16000
+    max_output_tokens: PositiveInt = 16000
     """Output tokens asked for per model call."""
-    context_tokens: int = 128000
+    context_tokens: PositiveInt = 128000
     """The model's input budget; compaction starts near it."""
     prices: dict[str, tuple[float, float]] = Field(default_factory=dict)
     """Per model id: (dollars per million input tokens, per million output tokens)."""
-    request_timeout: float = 600.0
+    request_timeout: PositiveFloat = 600.0
     """Seconds one model request may take before it counts as a cut stream."""
     browser: str | None = None
     """A Chromium binary to use before the system's and Playwright's own."""
@@ -75,13 +75,13 @@ class Settings(BaseModel):
     """A Hub endpoint other than the public one (tests use a local server)."""
     trajectories: str = "trajectories"
     """The local rows folder (the default ship target), relative to the workspace."""
-    snapshot_minutes: float = 5.0
+    snapshot_minutes: PositiveFloat = 5.0
     """How often the shift commits the working tree to its shift branch."""
     branch: str = "main"
     """The branch shifts land on."""
     remote: str = "origin"
     """The remote to push to, when it exists."""
-    resume_limit: int = 3
+    resume_limit: PositiveInt = 3
     """After this many unfinished sessions in a row, a shift starts clean."""
 
 

@@ -51,6 +51,10 @@ def test_bad_env_value_names_the_variable(tmp_path: Path) -> None:
         ("", {}, {"max_iterations": -1}, "--max-iterations: Input should be greater than 0"),
         ("", {}, {"max_minutes": 0}, "--max-minutes: Input should be greater than 0"),
         ("", {}, {"max_cost": -0.5}, "--max-cost: Input should be greater than or equal to 0"),
+        ("context_tokens: -1\n", {}, {}, "factory.yaml: context_tokens: Input should be greater"),
+        ("", {"FACTORY_SNAPSHOT_MINUTES": "0"}, {}, "FACTORY_SNAPSHOT_MINUTES: Input should be"),
+        ("resume_limit: 0\n", {}, {}, "factory.yaml: resume_limit: Input should be greater"),
+        ("request_timeout: -3\n", {}, {}, "factory.yaml: request_timeout: Input should be"),
     ],
 )
 def test_a_limit_below_its_range_names_where_it_was_set(
