@@ -20,6 +20,7 @@ import os
 import random
 import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -36,7 +37,7 @@ from factory.designer.choose import (
     mixed_case,
     tagline_for,
 )
-from factory.designer.measure import Measures, measure, revise
+from factory.designer.measure import Measures, measure, measure_manual, revise
 from factory.designer.render import case, procedure, render
 from factory.lines import fold
 from factory.lines.machines import DOMAINS, ERAS, LINE
@@ -441,6 +442,58 @@ def test_with_nothing_wrong_the_weakest_measure_is_improved(measured, knob):
     assert changed == [knob] and "weakest" in reasons[0]
 
 
+def _manual_shot(path: Path, ink: tuple[int, int, int], text_right: int) -> Path:
+    """A manual dialog as the probe shoots it at 1440x900: the dimmed panel, the
+    920x780 dialog of paper, lines of text from x=350 to `text_right`."""
+    image = Image.new("RGB", (1440, 900), (28, 30, 32))
+    for y in range(60, 840):
+        for x in range(260, 1180):
+            image.putpixel((x, y), (241, 230, 200))
+    for top in range(120, 820, 24):
+        for y in range(top, top + 10):
+            for x in range(350, text_right, 3):
+                if (x // 3) % 4 == 0:
+                    image.putpixel((x, y), ink)
+    image.save(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("ink", "text_right", "knob", "words"),
+    [
+        ((150, 146, 140), 1090, "paper", "manual text contrast"),  # grey text on cream paper
+        ((24, 24, 24), 1180, "sheet", "dialog's edge"),  # text runs into the dialog's edge
+    ],
+)
+def test_the_manual_shot_is_measured_and_drives_a_revision(tmp_path, ink, text_right, knob, words):
+    desktop = _shot(tmp_path / "d.png", 280, False)
+    measured = measure(desktop, None, _manual_shot(tmp_path / "m.png", ink, text_right))
+    assert measured.manual_contrast is not None and "manual" in measured.describe()
+    tuning, reasons = revise({"scale": 1.0, "gap": 1.0, "ink": 0.0}, measured)
+    assert tuning.get(knob, 0) > 0
+    assert any(words in reason for reason in reasons), reasons
+
+
+def test_a_well_printed_manual_needs_no_manual_revision(tmp_path):
+    manual = _manual_shot(tmp_path / "m.png", (24, 24, 24), 1090)
+    contrast, margin = measure_manual(manual)
+    assert contrast > 10 and margin is not None and 85 <= margin <= 105
+    calm = Measures(empty_below=0.05, flat=0.2, busy=0.05, contrast=8.0, phone_wide=False)
+    tuning, _ = revise({}, replace(calm, manual_contrast=contrast, manual_margin=margin))
+    assert "paper" not in tuning and "sheet" not in tuning
+
+
+def test_the_manual_revision_reaches_the_stylesheet():
+    design = design_for([], "manual-style", created="2025-06-01")
+    plain = render(design)["machine.css"]
+    printed = render(replace(design, tuning={**design.tuning, "paper": 0.5, "sheet": 0.5}))
+    assert "--paper-ink: #1d1c1a;" in plain and "table-layout: fixed" not in plain
+    assert "--paper-ink: #1d1c1a;" not in printed["machine.css"]
+    assert "max-width: 720px" in printed["machine.css"]
+    assert "table-layout: fixed" in printed["machine.css"]
+    assert printed["manual.html"] == render(design)["manual.html"]
+
+
 def test_a_shift_through_the_real_loop(tmp_path, monkeypatch):
     """One whole shift: the designer acts only through tools, in the order's order."""
     from factory import loop
@@ -493,6 +546,8 @@ def test_a_shift_through_the_real_loop(tmp_path, monkeypatch):
     ]
     looks = [i for i, (n, a) in enumerate(calls) if n == "view" and slug in a["path"]]
     assert len(css) == 2 and looks[0] < css[1], "the revision follows a look"
+    notes = [a["note"] for n, a in calls if n == "progress" and a["note"].startswith("Measured")]
+    assert len(notes) == 1 and "manual text contrast" in notes[0], "the manual shot is measured"
     assert names[-2:] == ["shell", "success"]
     verdict = judge(session, root, LINE, slug, base)
     assert verdict.ok, verdict.reasons

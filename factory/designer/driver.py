@@ -281,10 +281,14 @@ class Designer:
                 ("view", {"path": shots["manual"]}),
             ]
         if not revised:
-            measured = measure(self.workspace / shots["desktop"], self.workspace / shots["phone"])
+            measured = measure(*(self.workspace / shots[k] for k in ("desktop", "phone", "manual")))
             tuning, reasons = revise(design.tuning, measured)
             better = replace(design, tuning=tuning)
-            note = f"Measured the desktop shot: {measured.describe()}. " + "; ".join(reasons) + "."
+            note = (
+                f"Measured the desktop and manual shots: {measured.describe()}. "
+                + "; ".join(reasons)
+                + "."
+            )
             return note, [
                 ("progress", {"note": note}),
                 (

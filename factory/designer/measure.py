@@ -2,7 +2,9 @@
 
 Measures the desktop PNG with pillow (how much of the screen the panel leaves
 empty, how flat or busy it is, how legible its legends are against the
-chassis) and turns the worst finding into a change of the design's tuning.
+chassis), and the manual PNG (how legible the manual's text is on its paper,
+how close it runs to the dialog's edge), and turns the worst finding into a
+change of the design's tuning.
 It only reads images and returns numbers and decisions; it never writes.
 """
 
@@ -26,12 +28,22 @@ class Measures:
     """WCAG contrast ratio between the chassis and its most distant legend ink."""
     phone_wide: bool
     """The phone shot has content touching its right edge (a hint of sideways overflow)."""
+    manual_contrast: float | None = None
+    """WCAG contrast ratio between the manual's paper and its text (None: not measured)."""
+    manual_margin: int | None = None
+    """Pixels between the manual's rightmost text and the dialog's right edge."""
 
     def describe(self) -> str:
+        manual = ""
+        if self.manual_contrast is not None:
+            manual = f"; manual text contrast {self.manual_contrast:.1f}:1"
+            if self.manual_margin is not None:
+                manual += f", right margin {self.manual_margin} px"
         return (
             f"empty below the panel {self.empty_below:.0%}, blank tiles {self.flat:.0%}, "
             f"edge density {self.busy:.1%}, legend contrast {self.contrast:.1f}:1"
             + (", phone content at the right edge" if self.phone_wide else "")
+            + manual
         )
 
 
@@ -52,7 +64,57 @@ def _panel_bottom(grey: Image.Image) -> int:
     return 0
 
 
-def measure(desktop: Path, phone: Path | None = None) -> Measures:
+def _quantile(values: list[int], fraction: float) -> int:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
+
+
+def measure_manual(shot: Path) -> tuple[float, int | None]:
+    """Contrast of the manual's text on its paper, and its right margin in the dialog.
+
+    The dialog is centred and at least 94vw x 90vh up to 920 x 780 px, so the middle
+    half of the screen is always manual paper and text. The paper is the commonest
+    grey there; text is the darkest 1 % of the rows that are mostly paper (a heading
+    plate or a table header is not paper and does not count). The dialog's right edge
+    is where, going right from the middle, paper stops filling most rows."""
+    grey = Image.open(shot).convert("L")
+    width, height = grey.size
+    left, top, right, bottom = width // 4, height // 5, width * 3 // 4, height * 4 // 5
+    middle = grey.crop((left, top, right, bottom))
+    histogram = middle.histogram()
+    paper = max(range(256), key=lambda v: histogram[v])
+    pixels = grey.tobytes()
+    rows = []
+    for y in range(top, bottom):
+        row = pixels[y * width + left : y * width + right]
+        if abs(_quantile(row, 0.5) - paper) <= 6:
+            rows.append(y)
+    if not rows:
+        return 1.0, None
+    ink = _quantile([v for y in rows for v in pixels[y * width + left : y * width + right]], 0.01)
+    a, b = sorted((_lum(paper), _lum(ink)), reverse=True)
+    contrast = (a + 0.05) / (b + 0.05)
+
+    def papery(x: int) -> float:
+        return sum(abs(pixels[y * width + x] - paper) <= 8 for y in rows) / len(rows)
+
+    edge = None
+    for x in range(width // 2, width):
+        if papery(x) < 0.5:
+            edge = x
+            break
+    if edge is None:
+        return contrast, None
+    dark = paper - 60
+    inked = [
+        x
+        for x in range(width // 2, edge)
+        if sum(pixels[y * width + x] < dark for y in rows) > len(rows) * 0.01
+    ]
+    return contrast, (edge - max(inked)) if inked else edge - width // 2
+
+
+def measure(desktop: Path, phone: Path | None = None, manual: Path | None = None) -> Measures:
     image = Image.open(desktop).convert("RGB")
     grey = image.convert("L")
     width, height = grey.size
@@ -93,12 +155,17 @@ def measure(desktop: Path, phone: Path | None = None) -> Measures:
         edge = shot.crop((shot.width - 2, 0, shot.width, shot.height))
         lo, hi = edge.getextrema()
         phone_wide = hi - lo > 60 and ImageStat.Stat(edge).stddev[0] > 25
+    manual_contrast = manual_margin = None
+    if manual is not None and manual.exists():
+        manual_contrast, manual_margin = measure_manual(manual)
     return Measures(
         empty_below=(height - bottom) / height,
         flat=flat / max(1, tiles),
         busy=busy,
         contrast=contrast,
         phone_wide=phone_wide,
+        manual_contrast=manual_contrast,
+        manual_margin=manual_margin,
     )
 
 
@@ -108,14 +175,19 @@ def measure(desktop: Path, phone: Path | None = None) -> Measures:
 BLANK_MAX = 0.12
 CROWD_MAX = 0.16
 CONTRAST_MIN = 7.0
+MANUAL_CONTRAST_MIN = 7.0
+MANUAL_MARGIN_MIN = 12
 
 
 def margins(m: Measures) -> dict[str, float]:
-    return {
+    out = {
         "blank": (BLANK_MAX - m.empty_below) / BLANK_MAX,
         "crowding": (CROWD_MAX - m.busy) / CROWD_MAX,
         "contrast": (m.contrast - CONTRAST_MIN) / CONTRAST_MIN,
     }
+    if m.manual_contrast is not None:
+        out["manual"] = (m.manual_contrast - MANUAL_CONTRAST_MIN) / MANUAL_CONTRAST_MIN
+    return out
 
 
 def revise(tuning: dict[str, float], m: Measures) -> tuple[dict[str, float], list[str]]:
@@ -138,6 +210,13 @@ def revise(tuning: dict[str, float], m: Measures) -> tuple[dict[str, float], lis
         new["ink"] = round(min(0.6, ink + amount), 2)
         reasons.append(f"{why}: legend ink and plates pushed apart {ink:.2f} -> {new['ink']:.2f}")
 
+    def print_darker(amount: float, why: str) -> None:
+        paper = new.get("paper", 0.0)
+        new["paper"] = round(min(0.8, paper + amount), 2)
+        reasons.append(
+            f"{why}: manual text and paper pushed apart {paper:.2f} -> {new['paper']:.2f}"
+        )
+
     if m.empty_below > BLANK_MAX:
         grow(
             min(0.18, m.empty_below * 0.6),
@@ -154,12 +233,30 @@ def revise(tuning: dict[str, float], m: Measures) -> tuple[dict[str, float], lis
         space(0.25, f"only {m.flat:.0%} of the panel is quiet")
     if m.contrast < CONTRAST_MIN:
         darken(0.35, f"legend contrast {m.contrast:.1f}:1 is under {CONTRAST_MIN:.0f}:1")
+    if m.manual_contrast is not None and m.manual_contrast < MANUAL_CONTRAST_MIN:
+        print_darker(
+            0.5,
+            f"manual text contrast {m.manual_contrast:.1f}:1 is under {MANUAL_CONTRAST_MIN:.0f}:1",
+        )
+    if m.manual_margin is not None and m.manual_margin < MANUAL_MARGIN_MIN:
+        sheet = new.get("sheet", 0.0)
+        new["sheet"] = round(min(1.0, sheet + 0.5), 2)
+        reasons.append(
+            f"the manual's text runs {m.manual_margin} px from the dialog's edge: "
+            f"sheet narrowed and long words wrapped {sheet:.2f} -> {new['sheet']:.2f}"
+        )
     if not reasons:
         weakest = min(margins(m).items(), key=lambda item: item[1])
         if weakest[0] == "blank":
             grow(
                 0.08,
                 f"weakest measure is the blank wall ({m.empty_below:.0%} of {BLANK_MAX:.0%} allowed)",
+            )
+        elif weakest[0] == "manual":
+            print_darker(
+                0.3,
+                f"weakest measure is the manual's text contrast ({m.manual_contrast:.1f}:1, "
+                f"floor {MANUAL_CONTRAST_MIN:.0f}:1)",
             )
         elif weakest[0] == "crowding":
             space(

@@ -1306,6 +1306,11 @@ MANUAL_CSS = """body.manual-page { background: var(--paper); color: var(--paper-
 .manual-page code { font-family: var(--mono); font-size: 13px; }"""
 
 
+MANUAL_FIT_CSS = """.manual-page .sheet { max-width: 780px; }
+.manual-page table { table-layout: fixed; }
+.manual-page p, .manual-page td, .manual-page th, .manual-page dd { overflow-wrap: anywhere; }"""
+
+
 def _ink_for(colour: str) -> str:
     return "#f3efe4" if luminance(colour) < 0.3 else "#161513"
 
@@ -1328,6 +1333,9 @@ def css_vars(design: Design) -> dict[str, str]:
         "1970s": "#f4f1e8", "1980s": "#f2f2ee", "1990s": "#fafaf7", "2000s": "#f5f6f7",
         "2020s": "#f7f7f5", "speculative": "#eef1f0",
     }[design.era]  # fmt: skip
+    # The measured revision of the manual: text toward black, paper toward white.
+    paper_ink = shade("#1d1c1a", -tuning.get("paper", 0.0))
+    paper = shade(paper, tuning.get("paper", 0.0) * 0.6)
     alarm = "#d8281e" if distance_ok(accent, "#d8281e") else "#f0b400"
     lamp_on = "#ffb42a" if design.era in ("1920s", "1940s", "1950s") else "#ff4a2a"
     return {
@@ -1368,7 +1376,7 @@ def css_vars(design: Design) -> dict[str, str]:
         "--radius": f"{era.radius}px",
         "--track": ".08em" if era.upper else ".02em",
         "--paper": paper,
-        "--paper-ink": "#1d1c1a",
+        "--paper-ink": paper_ink,
         "--rule": "#b8b3a6",
         "--s": f"{tuning.get('scale', 1.0):.2f}",
         "--gap": f"{tuning.get('gap', 1.0):.2f}",
@@ -1405,6 +1413,10 @@ def machine_css(design: Design) -> str:
         blocks.append(MIMIC_CSS)
     blocks += era_blocks
     blocks += [PHONE_CSS, MANUAL_CSS, f".manual-page .cover {{ {TEXTURES[d.material.texture]} }}"]
+    if d.tuning.get("sheet", 0.0):
+        # The measured revision of a manual whose text ran to the dialog's edge.
+        narrower = round(780 - 120 * d.tuning["sheet"])
+        blocks.append(MANUAL_FIT_CSS.replace("780px", f"{narrower}px"))
     return "\n\n".join(blocks) + "\n"
 
 
