@@ -307,13 +307,19 @@ def test_a_sigterm_stops_the_model_and_still_lands_and_ships(workspace: Path, gr
     assert settled_or_failed.chain == [settled_or_failed.session_id]  # a failure is final
 
 
-def test_after_too_many_unfinished_sessions_a_shift_starts_clean(workspace: Path) -> None:
+def cut_short_chain(workspace: Path, length: int) -> list[str]:
+    """Sessions of one chain, each resuming the last, none with an outcome."""
     chain: list[str] = []
-    for n in range(3):
+    for n in range(length):
         log = session.SessionLog.create(workspace, f"2020010{n}T000000Z-aaaaa{n}")
         chain.append(log.id)
         log.append("meta", id=log.id, order="new-machine", chain=list(chain))
         log.close()
+    return chain
+
+
+def test_after_too_many_unfinished_sessions_a_shift_starts_clean(workspace: Path) -> None:
+    cut_short_chain(workspace, 3)
     script = [calls(call("failure", reason="nothing to do"))]
     result = run_shift(workspace, settings(), order="new-machine", model=Scripted(script))
     assert result.chain == [result.session_id]
@@ -324,12 +330,7 @@ def test_after_too_many_unfinished_sessions_a_shift_starts_clean(workspace: Path
 def test_a_clean_start_that_is_cut_short_is_resumed_again(workspace: Path) -> None:
     # Three cut short in one chain, then a clean start, also cut short: the count is
     # the newest chain's, so the clean start is continued, not abandoned.
-    chain: list[str] = []
-    for n in range(3):
-        log = session.SessionLog.create(workspace, f"2020010{n}T000000Z-aaaaa{n}")
-        chain.append(log.id)
-        log.append("meta", id=log.id, order="new-machine", chain=list(chain))
-        log.close()
+    cut_short_chain(workspace, 3)
     clean = session.SessionLog.create(workspace, "20200105T000000Z-bbbbb0")
     clean.append("meta", id=clean.id, order="new-machine", chain=[clean.id])
     clean.close()
