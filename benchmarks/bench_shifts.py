@@ -7,8 +7,8 @@ and lands into that clone. Afterwards `factory check` and `factory probe --all`
 run over the clone, every shift's judge verdict is read from its result, and no
 two entries may share domain+era, kind, design, interaction or name.
 
-Prints per-shift seconds (min/median/max) and the verdicts; exits 1 when any
-verdict fails. Run: .venv/bin/python benchmarks/bench_shifts.py [--shifts N] [--keep]
+Prints per-shift seconds (min/median/max), the verdicts, and each machine's kind,
+controls, faults and tagline to read by eye; exits 1 when any verdict fails. Run: .venv/bin/python benchmarks/bench_shifts.py [--shifts N] [--keep]
 """
 
 from __future__ import annotations
@@ -132,6 +132,11 @@ def main() -> int:
         if not probe_ok:
             failures.append(f"factory probe --all: {probe_tail}")
 
+        print()
+        for entry in entries:  # to read by eye: do the words fit the kind?
+            print(f"{entry.get('era')} {entry.get('kind')}: {entry.get('tagline')}")
+            print(f"    controls: {', '.join(entry.get('controls', []))}")
+            print(f"    faults:   {', '.join(entry.get('faults', []))}")
         print()
         print(
             f"per-shift seconds over {len(seconds)}: min {min(seconds):.1f}, "
