@@ -363,3 +363,38 @@ def add_worktree(repo: git.Repo, path: Path) -> Path:
     """A throwaway checkout of HEAD for a dry run (detached, so it takes no branch)."""
     repo.git.worktree("add", "--detach", "--quiet", str(path), "HEAD")
     return path
+
+
+def prune_dry_runs(repo: git.Repo, prefix: str, keep: int) -> list[str]:
+    """Remove all but the newest `keep` dry-run worktrees (folders named `prefix*`) and
+    every `dry-run/` branch no remaining worktree has checked out; returns what went.
+
+    A dry run is left for a person to look at; run from cron or CI they would pile up."""
+    worktrees: list[tuple[Path, str]] = []
+    path: Path | None = None
+    for line in repo.git.worktree("list", "--porcelain").splitlines():
+        if line.startswith("worktree "):
+            path = Path(line.removeprefix("worktree "))
+            if path.name.startswith(prefix):
+                worktrees.append((path, ""))
+        elif line.startswith("branch ") and worktrees and worktrees[-1][0] == path:
+            worktrees[-1] = (path, line.removeprefix("branch refs/heads/"))
+    worktrees.sort(key=lambda item: _mtime(item[0]), reverse=True)
+    gone: list[str] = []
+    for old, _ in worktrees[keep:]:
+        repo.git.worktree("remove", "--force", str(old))
+        gone.append(str(old))
+    repo.git.worktree("prune")
+    kept = {branch for _, branch in worktrees[:keep]}
+    for head in list(repo.heads):
+        if head.name.startswith(DRY_RUN_PREFIX) and head.name not in kept:
+            repo.git.branch("-D", head.name)
+            gone.append(head.name)
+    return gone
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0

@@ -12,6 +12,7 @@ landing ever touches the base branch.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -41,6 +42,9 @@ from factory.order import Order, OrderError, load_order, order_path
 OnEvent = Callable[[str, dict[str, Any]], None]
 WORKSPACE_DIRS = ("orders", "catalogue", "shelf")
 GATE = {True: "success", False: "failure", None: ""}
+DRY_RUN_FOLDER = "factory-dry-run-"
+DRY_RUNS_KEPT = 3
+"""Dry runs left to look at: each new one removes the older ones and their branches."""
 BUILTIN_LINES = ("machines",)
 """The lines the built-in designer (`factory.designer`) can make."""
 
@@ -221,7 +225,10 @@ def _dry_run_worktree(workspace: Path) -> Path:
         raise ShiftError(str(error)) from None
     if not repo.head.is_valid():
         raise ShiftError(f"{workspace}: the repository has no commit yet")
-    folder = Path(tempfile.mkdtemp(prefix="factory-dry-run-"))
+    # An old dry run that cannot be removed costs disk, not this run.
+    with contextlib.suppress(git.GitCommandError):
+        landing.prune_dry_runs(repo, DRY_RUN_FOLDER, keep=DRY_RUNS_KEPT - 1)
+    folder = Path(tempfile.mkdtemp(prefix=DRY_RUN_FOLDER))
     try:
         return landing.add_worktree(repo, folder)
     except git.GitCommandError as error:

@@ -419,6 +419,29 @@ def test_a_dry_run_lands_and_ships_nothing(workspace: Path) -> None:
         git.Repo(workspace).git.worktree("remove", "--force", str(result.workspace))
 
 
+def test_dry_runs_keep_the_newest_three_to_look_at(workspace: Path) -> None:
+    # From cron or CI, dry runs would pile up worktrees and dry-run/ branches for good.
+    def dry() -> Path:
+        script = [calls(call("success", summary="dry"))]
+        result = run_shift(
+            workspace, settings(), order="new-machine", dry_run=True, model=Scripted(script)
+        )
+        return result.workspace
+
+    made = [dry() for _ in range(4)]
+    repo = git.Repo(workspace)
+    try:
+        listed = repo.git.worktree("list", "--porcelain")
+        assert str(made[0]) not in listed and not made[0].exists()
+        assert all(str(path) in listed for path in made[1:])
+        branches = sorted(h.name for h in repo.heads if h.name.startswith("dry-run/"))
+        assert len(branches) == 3
+        assert [h.name for h in repo.heads if not h.name.startswith("dry-run/")] == ["main"]
+    finally:
+        for path in made[1:]:
+            repo.git.worktree("remove", "--force", str(path))
+
+
 @pytest.mark.parametrize(
     ("case", "order", "problem"),
     [
