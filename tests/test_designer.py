@@ -153,6 +153,51 @@ def test_controls_are_the_kinds_their_era_made(era):
         assert "knife switch" in seen
 
 
+ALL_KINDS = [words for domain in DOMAINS for words in parts.KINDS[domain]]
+
+
+def test_every_kind_belongs_to_a_run_of_eras_and_to_the_speculative_one():
+    decades = list(ERAS[:-1])
+    for words in ALL_KINDS:
+        assert set(words.eras) <= set(ERAS) and "speculative" in words.eras, words.name
+        run = [e for e in decades if e in words.eras]
+        start = decades.index(run[0])
+        assert run == decades[start : start + len(run)], words.name
+    thruster = next(k for k in parts.KINDS["space"] if k.name == "ion thruster supply")
+    assert not {"1920s", "1940s", "1950s"} & set(thruster.eras)
+
+
+def test_a_long_shelf_puts_every_kind_in_an_era_it_fits():
+    """120 machines in a row: every kind is of its era, and the variety holds (every
+    era and domain used, no pair or kind twice)."""
+    catalogue: list[dict] = []
+    for i in range(120):
+        design = design_for(catalogue, f"long-{i}", created="2025-06-01")
+        assert design.era in design.words.eras, (design.kind, design.era)
+        catalogue.append(entry(design))
+    assert {e["era"] for e in catalogue} == set(ERAS)
+    assert {e["domain"] for e in catalogue} == set(DOMAINS)
+    assert len({(e["domain"], e["era"]) for e in catalogue}) == len(catalogue)
+    assert len({fold(e["kind"]) for e in catalogue}) == len(catalogue)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_with_only_space_left_no_machine_predates_the_space_age(seed):
+    others = [{"domain": d, "era": e} for d in DOMAINS for e in ERAS if d != "space"]
+    design = design_for(others, f"space-{seed}", created="2025-06-01")
+    assert design.domain == "space" and design.era not in ("1920s", "1940s")
+    assert design.era in design.words.eras
+
+
+def test_a_1940s_ion_thruster_cannot_be_made():
+    """The pair that once gave a "1940s ion thruster supply" has no kind that fits it:
+    with only space's 1920s and 1940s left, nothing new is left to choose."""
+    left = {("space", "1920s"), ("space", "1940s")}
+    catalogue = [{"domain": d, "era": e} for d in DOMAINS for e in ERAS if (d, e) not in left]
+    with pytest.raises(ValueError, match="every"):
+        design_for(catalogue, "thruster")
+
+
 def test_a_tagline_the_shelf_has_is_closed_another_way():
     words = parts.KINDS["agriculture"][0]
     first = tagline_for(random.Random(1), words, [])

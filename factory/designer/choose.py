@@ -137,19 +137,29 @@ def _recent_text(catalogue: list[dict[str, Any]], n: int) -> str:
     )
 
 
+def fitting(domain: str, era: str) -> list[parts.Kind]:
+    """The domain's kinds that could have been built in that era (no 1940s ion thruster)."""
+    return [words for words in parts.KINDS[domain] if era in words.eras]
+
+
 def _domain_era(rng: random.Random, catalogue: list[dict[str, Any]]) -> tuple[str, str]:
     taken = {(fold(e.get("domain", "")), fold(e.get("era", ""))) for e in catalogue}
+    taken_kinds = {fold(e.get("kind", "")) for e in catalogue}
     recent_domains = [fold(e.get("domain", "")) for e in catalogue[-8:]]
     recent_eras = [fold(e.get("era", "")) for e in catalogue[-4:]]
     last_engine = _engine_of(str(catalogue[-1].get("kind", ""))) if catalogue else None
-    pairs = [(d, e) for d in DOMAINS for e in ERAS if (d, e) not in taken]
+    pairs = [(d, e) for d in DOMAINS for e in ERAS if (d, e) not in taken and fitting(d, e)]
     if not pairs:
-        raise ValueError("every (domain, era) pair is taken: the shelf is full")
+        raise ValueError("every (domain, era) pair a kind fits is taken: the shelf is full")
 
     def penalty(pair: tuple[str, str]) -> float:
         domain, era = pair
+        kinds = fitting(domain, era)
         score = 2.0 * recent_domains.count(domain) + 1.5 * recent_eras.count(era)
-        if last_engine and {k.engine for k in parts.KINDS[domain]} == {last_engine}:
+        if last_engine and {k.engine for k in kinds} == {last_engine}:
+            score += 1.0
+        # A pair whose fitting kinds are all on the shelf could only repeat one, qualified.
+        if all(fold(k.name) in taken_kinds for k in kinds):
             score += 1.0
         return score
 
@@ -157,11 +167,11 @@ def _domain_era(rng: random.Random, catalogue: list[dict[str, Any]]) -> tuple[st
 
 
 def _kind(
-    rng: random.Random, domain: str, catalogue: list[dict[str, Any]]
+    rng: random.Random, domain: str, era: str, catalogue: list[dict[str, Any]]
 ) -> tuple[str, parts.Kind]:
     taken = {fold(e.get("kind", "")) for e in catalogue}
     last_engine = _engine_of(str(catalogue[-1].get("kind", ""))) if catalogue else None
-    options = list(parts.KINDS[domain])
+    options = fitting(domain, era)
     rng.shuffle(options)
     options.sort(key=lambda option: option.engine == last_engine)
     for words in options:
@@ -321,7 +331,7 @@ def design_for(catalogue: list[dict[str, Any]], seed: str, created: str | None =
     rng = rng_for(seed, catalogue)
     domain, era_key = _domain_era(rng, catalogue)
     era = parts.ERAS[era_key]
-    kind, words = _kind(rng, domain, catalogue)
+    kind, words = _kind(rng, domain, era_key, catalogue)
     recent = _recent_text(catalogue, 6)
     near = _recent_text(catalogue, 3)
 
@@ -329,8 +339,8 @@ def design_for(catalogue: list[dict[str, Any]], seed: str, created: str | None =
         return weight * (fold(phrase) in recent) + weight * (fold(phrase) in near)
 
     def in_era(options):
-        fitting = [o for o in options if era_key in o.eras]
-        return fitting or list(options)
+        suits = [o for o in options if era_key in o.eras]
+        return suits or list(options)
 
     material = _pick(rng, in_era(parts.MATERIALS), lambda m: avoid(m.phrase))
     legend = _pick(rng, in_era(parts.LEGENDS), lambda leg: avoid(leg.phrase))
