@@ -198,6 +198,59 @@ def test_a_1940s_ion_thruster_cannot_be_made():
         design_for(catalogue, "thruster")
 
 
+def as_kind(design, words: parts.Kind):
+    """The same design in another kind's words (which kind gets chosen is tested above)."""
+    names = {role: getattr(words, role) for role in ("master", "mode", "setpoint", "aux", "ack")}
+    faults = {
+        "heat": (words.heat, words.v_alarm),
+        "leak": (words.leak, words.w_alarm),
+        "drift": (words.drift, words.s_alarm),
+    }
+    return replace(
+        design,
+        name=f"{design.maker} {words.name}",
+        kind=words.name,
+        words=words,
+        tagline=f"{words.motto}.",
+        controls=[replace(c, name=names[c.role]) for c in design.controls],
+        faults=[
+            replace(f, name=faults[f.family][0], alarm=faults[f.family][1]) for f in design.faults
+        ],
+    )
+
+
+@pytest.mark.parametrize("words", ALL_KINDS, ids=lambda k: k.name)
+def test_the_auxiliary_s_role_is_told_in_the_kind_s_own_words(words):
+    """The manual (function table, procedure, overview) and the panel's tooltip say
+    what this kind's auxiliary really does; no other kind's parts or duty show,
+    and the old one-size sentence ("holds the v down and makes up the w") is gone."""
+    design = as_kind(design_for([], "duty", created="2025-06-01"), words)
+    files = render(design)
+    manual = html.unescape(files["manual.html"])
+    assert words.aux in words.duty.lower()
+    assert manual.count(words.duty) == 3, "function table, procedure, overview"
+    assert f"and makes up the {words.w.label.lower()}" not in manual
+    own = " ".join(str(v) for v in vars(words).values()).lower()
+    for other in ALL_KINDS:
+        if other.duty != words.duty:
+            assert other.duty not in manual, other.name
+        for part in (other.aux, other.heat, other.leak, other.drift, other.v.label, other.w.label):
+            if part.lower() not in own:
+                assert part.lower() not in manual.lower(), (other.name, part)
+    aux = re.search(
+        r'<div class="ctl[^"]*" data-control="([^"]*)" data-role="aux"[^>]*>', files["index.html"]
+    )
+    assert aux and html.unescape(aux.group(1)) == words.aux
+    assert html.escape(words.duty, quote=True) in aux.group(0)
+
+
+def test_a_milk_vat_s_condenser_fan_no_longer_makes_up_the_charge():
+    words = next(k for k in parts.KINDS["agriculture"] if k.name == "milk cooling vat")
+    manual = html.unescape(render(as_kind(design_for([], "vat"), words))["manual.html"])
+    assert "makes up the refrigerant charge" not in manual
+    assert "The condenser fan blows air through the condenser" in manual
+
+
 def test_a_tagline_the_shelf_has_is_closed_another_way():
     words = parts.KINDS["agriculture"][0]
     first = tagline_for(random.Random(1), words, [])

@@ -339,7 +339,8 @@ def control(design: Design, ctl) -> str:
     attrs = (
         f'class="ctl k-{kind}" data-control="{esc(ctl.name)}" data-role="{ctl.role}" '
         f'data-positions="{esc("|".join(ctl.positions))}" data-value="{esc(ctl.positions[0])}" '
-        f'role="{role}" tabindex="0" aria-label="{esc(ctl.name)}" {aria} style="--pos:0"'
+        f'role="{role}" tabindex="0" aria-label="{esc(ctl.name)}" {aria} style="--pos:0" '
+        f'title="{esc(function_text(design, ctl))}"'
     )
     inner = {
         "key-switch": '<span class="ring"></span><span class="key"><i></i></span>',
@@ -1424,11 +1425,24 @@ def machine_css(design: Design) -> str:
 
 ROLE_TEXT = {
     "master": "Energises the machine. Nothing moves while it is at {p0}.",
-    "aux": "Runs the {aux_thing}: it holds the {v} down and makes up the {w} while the machine is live.",
+    "aux": "{duty} None of this happens until the machine is live.",
     "mode": "Selects the operating mode; only {run} applies the demand.",
     "setpoint": "Sets the demand in percent of rating; the {u} follows it with a lag of about {tau:.0f} s.",
     "ack": "Accepts standing alarms (lamps stop flashing) and, once every cause is gone, resets a trip.",
 }
+
+
+def function_text(design: Design, ctl) -> str:
+    """What a control does, in the machine's own words: the manual's Function column
+    and the control's tooltip on the panel say the same sentence."""
+    f = design.words
+    return ROLE_TEXT[ctl.role].format(
+        p0=ctl.positions[0],
+        duty=f.duty,
+        run=design.era_style.run,
+        u=f.u.label.lower(),
+        tau=design.params["tau"],
+    )
 
 
 def procedure(design: Design) -> list[tuple[str, str, str]]:
@@ -1445,7 +1459,7 @@ def procedure(design: Design) -> list[tuple[str, str, str]]:
         (
             aux.name,
             aux.positions[1],
-            f"Set the {aux.name} ({aux.kind}) to {aux.positions[1]} before any demand: it holds the {design.words.v.label.lower()} down and keeps the {design.words.w.label.lower()} up.",
+            f"Set the {aux.name} ({aux.kind}) to {aux.positions[1]} before any demand. {design.words.duty}",
         ),
         (mode.name, run, f"Move the {mode.name} ({mode.kind}) to {run}. The RUNNING lamp lights."),
         (
@@ -1494,7 +1508,8 @@ def _in_words(design: Design, template: str) -> str:
 
 
 def physics_text(design: Design) -> str:
-    return _in_words(design, parts.ENGINES[design.words.engine].overview)
+    """How the engine behaves, then how this kind's auxiliary does its two jobs."""
+    return f"{_in_words(design, parts.ENGINES[design.words.engine].overview)} {design.words.duty}"
 
 
 def consequence_text(design: Design) -> str:
@@ -1542,18 +1557,8 @@ def manual_html(design: Design) -> str:
         value = q.lo + x * (q.hi - q.lo)
         return f"{value:.0f} {esc(q.unit)}" if q.hi - q.lo >= 10 else f"{value:.1f} {esc(q.unit)}"
 
-    words = {
-        "p0": "",
-        "aux_thing": d.controls[1].name,
-        "v": f.v.label.lower(),
-        "w": f.w.label.lower(),
-        "run": run,
-        "u": f.u.label.lower(),
-        "tau": p["tau"],
-    }
     rows = []
     for c in d.controls:
-        words["p0"] = c.positions[0]
         positions = (
             ", ".join(c.positions)
             if len(c.positions) <= 5
@@ -1561,7 +1566,7 @@ def manual_html(design: Design) -> str:
         )
         rows.append(
             f"<tr><td><b>{esc(c.name)}</b></td><td>{esc(c.kind)}</td><td>{esc(positions)}</td>"
-            f"<td>{esc(ROLE_TEXT[c.role].format(**words))}</td></tr>"
+            f"<td>{esc(function_text(d, c))}</td></tr>"
         )
     steps = "".join(
         f'<li data-control="{esc(name)}" data-value="{esc(value)}">{esc(text)}</li>'
@@ -1591,7 +1596,7 @@ def manual_html(design: Design) -> str:
     )
     recovery = {
         "heat": f"Nothing holds the {f.v.label.lower()} down any more, so it climbs even at rest. Bring the {d.controls[3].name} to 0, have the fitter clear the fault (press its test button again), wait for the {f.v.label.lower()} to fall, then press the {f.ack}.",
-        "leak": f"The {f.w.label.lower()} drains faster than the {f.aux} can make it up. Bring the {d.controls[3].name} down to reduce the draw, clear the fault (press its test button again), let the {f.aux} refill above {at('w', p['w_nom'])}, then press the {f.ack}.",
+        "leak": f"The {f.w.label.lower()} drains faster than it can be made up. Bring the {d.controls[3].name} down to reduce the draw, clear the fault (press its test button again), let the {f.w.label.lower()} recover above {at('w', p['w_nom'])} with the {f.aux} in service, then press the {f.ack}.",
         "drift": f"One sensor wanders away from the other; the machine still runs but cannot be trusted. Clear the fault (press its test button again); the reading converges within a few seconds; then press the {f.ack}.",
     }
     faults = "".join(
