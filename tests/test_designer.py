@@ -251,6 +251,22 @@ def test_a_milk_vat_s_condenser_fan_no_longer_makes_up_the_charge():
     assert "The condenser fan blows air through the condenser" in manual
 
 
+@pytest.mark.parametrize("era", ERAS)
+def test_an_era_in_a_sentence_reads_as_a_time(era):
+    """ "for broadcast in the speculative" read badly: every sentence that places the
+    machine in time (success summary, design, manual overview) says it as a time."""
+    from factory.designer.driver import summary
+
+    others = [{"domain": d, "era": e} for d in DOMAINS for e in ERAS if e != era]
+    design = design_for(others, f"when-{era}", created="2025-06-01")
+    when = "in an imagined future" if era == "speculative" else f"in the {era}"
+    manual = html.unescape(render(design)["manual.html"])
+    for text in (summary(design), design.design, manual):
+        assert when in text
+        assert "the speculative" not in text
+    assert design.tagline and "speculative" not in design.tagline
+
+
 def test_a_tagline_the_shelf_has_is_closed_another_way():
     words = parts.KINDS["agriculture"][0]
     first = tagline_for(random.Random(1), words, [])

@@ -413,7 +413,7 @@ def design_for(catalogue: list[dict[str, Any]], seed: str, created: str | None =
     }
     design_text = (
         f"{material.phrase.capitalize()} chassis with {legend.phrase}, {lamp.phrase} "
-        f"and a {layout.phrase}, built for {domain} service in the {era_key}"
+        f"and a {layout.phrase}, built for {domain} service {era.when}"
     )
     interaction = (
         f"Worked through a {kinds['master']}, a {kinds['aux']}, a {kinds['mode']} "

@@ -314,16 +314,17 @@ class Designer:
         if _failed(checks[-1].result):
             tail = " / ".join(checks[-1].result.strip().splitlines()[-4:])
             return "The check fails.", [("failure", {"reason": f"factory check failed: {tail}"})]
-        return "Done.", [
-            (
-                "success",
-                {
-                    "summary": f"{design.name}: {article(design.kind)} {design.kind} for {design.domain} in the {design.era}. "
-                    f"{design.design}. {len(design.controls)} controls, faults: "
-                    f"{', '.join(f.name for f in design.faults)}. Probe and check pass."
-                },
-            )
-        ]
+        return "Done.", [("success", {"summary": summary(design)})]
+
+
+def summary(design: Design) -> str:
+    """What the shift made, for success(): the era as a sentence says it ("in the 1950s",
+    "in an imagined future"), never "in the speculative"."""
+    return (
+        f"{design.name}: {article(design.kind)} {design.kind} for {design.domain} service "
+        f"{design.era_style.when}. {design.design}. {len(design.controls)} controls, faults: "
+        f"{', '.join(f.name for f in design.faults)}. Probe and check pass."
+    )
 
 
 WHY = {

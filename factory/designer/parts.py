@@ -189,6 +189,11 @@ class Era:
     run: str
     makers: tuple[str, ...]
 
+    @property
+    def when(self) -> str:
+        """The era inside a sentence: "in the 1950s", and never "in the speculative"."""
+        return "in an imagined future" if self.key == "speculative" else f"in the {self.key}"
+
 
 ERAS = {
     "1920s": Era("1920s", '"Didot", "Bodoni MT", Georgia, "Times New Roman", serif', 'Georgia, "Times New Roman", serif', "drum", True, 0, ("OFF", "READY", "WORKING"), "WORKING", ("Brandt & Fell", "Ashcombe Bros.", "Maison Verlaine", "Holloway & Kerr")),

@@ -1494,7 +1494,7 @@ def overview(design: Design) -> str:
     finish = d.material.phrase
     return (
         f"The {d.name} is {article(d.kind)} {d.kind} for {d.domain} work, made by {d.maker} "
-        f"in the {d.era}. {d.tagline} It is built as {article(d.layout.phrase)} {d.layout.phrase}, "
+        f"{d.era_style.when}. {d.tagline} It is built as {article(d.layout.phrase)} {d.layout.phrase}, "
         f"finished in {finish}, with {d.legend.phrase} and {d.lamp.phrase}."
     )
 
