@@ -7,4 +7,4 @@ together as a Model that acts only through the same tools an LLM gets. Nothing
 in this package may reach the network or call the tools directly.
 """
 
-VERSION = "3"
+VERSION = "4"
