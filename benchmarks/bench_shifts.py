@@ -4,11 +4,13 @@ A tmp factory repo is seeded from this project's orders/ and AGENTS.md with empt
 catalogues, pushed to a bare origin and cloned; each shift runs through
 `factory.shift.run_shift` with no API key (so the built-in designer is on shift)
 and lands into that clone. Afterwards `factory check` and `factory probe --all`
-run over the clone, every shift's judge verdict is read from its result, and no
-two entries may share domain+era, kind, design, interaction or name.
+run over the clone, every shift's judge verdict is read from its result, no
+two entries may share domain+era, kind, design, interaction or name, and every
+kind must be one its era could have built.
 
 Prints per-shift seconds (min/median/max), the verdicts, and each machine's kind,
-controls, faults and tagline to read by eye; exits 1 when any verdict fails. Run: .venv/bin/python benchmarks/bench_shifts.py [--shifts N] [--keep]
+controls, faults, tagline and what its auxiliary does, to read by eye; exits 1
+when any verdict fails. Run: .venv/bin/python benchmarks/bench_shifts.py [--shifts N] [--keep]
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import time
 from pathlib import Path
 
 from factory import card
+from factory.designer import parts
 
 REPO = Path(__file__).resolve().parent.parent
 BIN = REPO / ".venv" / "bin"
@@ -82,6 +85,24 @@ def duplicates(entries: list[dict]) -> list[str]:
     return out
 
 
+def words_of(kind: str) -> parts.Kind | None:
+    """The kind's table row (a qualified kind, "twin-circuit grain drier", is its base's)."""
+    folded = " ".join(kind.lower().split())
+    rows = [k for kinds in parts.KINDS.values() for k in kinds if folded.endswith(k.name)]
+    return max(rows, key=lambda k: len(k.name), default=None)
+
+
+def out_of_era(entries: list[dict]) -> list[str]:
+    out = []
+    for entry in entries:
+        words = words_of(str(entry.get("kind", "")))
+        if words is None or entry.get("era") not in words.eras:
+            out.append(
+                f"{entry.get('slug')}: no {entry.get('kind')} was built in the {entry.get('era')}"
+            )
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shifts", type=int, default=20)
@@ -125,6 +146,7 @@ def main() -> int:
         if len(entries) != args.shifts:
             failures.append(f"the catalogue holds {len(entries)} entries, not {args.shifts}")
         failures += duplicates(entries)
+        failures += out_of_era(entries)
         check_ok, check_s, check_tail = gate([str(BIN / "factory"), "check"], clone)
         probe_ok, probe_s, probe_tail = gate([str(BIN / "factory"), "probe", "--all"], clone)
         if not check_ok:
@@ -137,6 +159,8 @@ def main() -> int:
             print(f"{entry.get('era')} {entry.get('kind')}: {entry.get('tagline')}")
             print(f"    controls: {', '.join(entry.get('controls', []))}")
             print(f"    faults:   {', '.join(entry.get('faults', []))}")
+            words = words_of(str(entry.get("kind", "")))
+            print(f"    duty:     {words.duty if words else '?'}")
         print()
         print(
             f"per-shift seconds over {len(seconds)}: min {min(seconds):.1f}, "
@@ -146,6 +170,7 @@ def main() -> int:
         print(f"factory check: {'pass' if check_ok else 'FAIL'} ({check_s:.1f} s)")
         print(f"factory probe --all: {'pass' if probe_ok else 'FAIL'} ({probe_s:.1f} s)")
         print(f"distinct domain+era, kind, design, interaction, name: {not duplicates(entries)}")
+        print(f"every kind of its era: {not out_of_era(entries)}")
         for line in failures:
             print("FAIL", line)
         print("verdict:", "all pass" if not failures else f"{len(failures)} failure(s)")
