@@ -316,11 +316,11 @@ class Shift:
         when no provider key is configured) and says why."""
         if resolve_provider(self.settings) != "builtin" or line.name in BUILTIN_LINES:
             return True
+        nobody = f"no key in ${self.settings.api_key_env}, no base URL of our own"
+        makes = ", ".join(BUILTIN_LINES)
         self.result.idle = (
-            f"no model configured (no key in ${self.settings.api_key_env}, no base URL of "
-            "our own) and the built-in "
-            f"designer makes {', '.join(BUILTIN_LINES)} only: the {self.result.order} order "
-            "waits for a model"
+            f"no model configured ({nobody}) and the built-in designer makes {makes} only: "
+            f"the {self.result.order} order waits for a model"
         )
         return False
 
