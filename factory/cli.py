@@ -24,6 +24,18 @@ console = Console()
 errors = Console(stderr=True)
 
 WorkspaceOption = typer.Option(Path("."), "--workspace", "-w", help="The factory checkout.")
+# Who takes the work: shared by `run` and `shift`, which staff a model the same way.
+ProviderOption = typer.Option(
+    None,
+    "--provider",
+    help="openai, builtin, replay, or auto (default: openai with a key or a base URL "
+    "of your own, else the built-in designer).",
+)
+BaseUrlOption = typer.Option(None, "--base-url", help="An OpenAI-compatible endpoint.")
+ModelOption = typer.Option(None, "--model", help="The model id the endpoint knows.")
+ApiKeyEnvOption = typer.Option(
+    None, "--api-key-env", help="The NAME of the variable holding the key."
+)
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -44,17 +56,10 @@ def run(
         ..., "--order", help="NAME (orders/NAME.yaml in the workspace) or a path."
     ),
     workspace: Path = WorkspaceOption,
-    provider: str | None = typer.Option(
-        None,
-        "--provider",
-        help="openai, replay, builtin or auto (the default): openai when the key is set or a "
-        "base URL or model is given (a local server needs no key), else builtin.",
-    ),
-    base_url: str | None = typer.Option(None, "--base-url", help="An OpenAI-compatible endpoint."),
-    model: str | None = typer.Option(None, "--model", help="The model id the endpoint knows."),
-    api_key_env: str | None = typer.Option(
-        None, "--api-key-env", help="The NAME of the variable holding the key."
-    ),
+    provider: str | None = ProviderOption,
+    base_url: str | None = BaseUrlOption,
+    model: str | None = ModelOption,
+    api_key_env: str | None = ApiKeyEnvOption,
     vision: bool | None = typer.Option(None, "--vision/--no-vision", help="Offer the view tool."),
     max_iterations: int | None = typer.Option(None, "--max-iterations", help="Model calls."),
     max_calls: int | None = typer.Option(None, "--max-calls", help="Tool calls."),
@@ -437,17 +442,10 @@ def rows(
 def shift(
     order: str = typer.Option(..., "--order", help="orders/NAME.yaml in the workspace, or a path."),
     workspace: Path = WorkspaceOption,
-    provider: str | None = typer.Option(
-        None,
-        "--provider",
-        help="openai, builtin, replay, or auto (default: openai with a key or a base URL "
-        "of your own, else the built-in designer).",
-    ),
-    model: str | None = typer.Option(None, "--model", help="The model id the endpoint knows."),
-    base_url: str | None = typer.Option(None, "--base-url", help="An OpenAI-compatible endpoint."),
-    api_key_env: str | None = typer.Option(
-        None, "--api-key-env", help="The NAME of the variable holding the key."
-    ),
+    provider: str | None = ProviderOption,
+    model: str | None = ModelOption,
+    base_url: str | None = BaseUrlOption,
+    api_key_env: str | None = ApiKeyEnvOption,
     dry_run: bool = typer.Option(
         False, "--dry-run", help="In a throwaway worktree: nothing landed, pushed or shipped."
     ),
