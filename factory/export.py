@@ -444,7 +444,10 @@ def export_session(
     if findings:
         raise SecretFound(f"row {newest.id}", findings)
     folder = out
-    reasons = rejections(build_row(newest, snapshots=False)) if rejects else []
+    reasons: list[str] = []
+    if rejects:
+        # The card row already holds the verdicts; only the sft shape needs one built.
+        reasons = rejections(row if fmt == "row" else build_row(newest, snapshots=False))
     if reasons:
         # Beside the rows, as zenyx keeps them: negatives with their reasons.
         folder = out.parent / "rejects"
